@@ -1,0 +1,148 @@
+//! Build-time generator of Quince's lookup tables.
+//!
+//! `build.rs` calls [`emit`] and writes the result to `OUT_DIR/tables.rs`, which
+//! `quince::tables` `include!`s. Everything here is pure geometry on `u64`
+//! masks (see [`geometry`]): no engine types, so the tables can be checked
+//! against independent references in the engine's own tests.
+
+pub mod geometry;
+pub mod magics;
+
+use geometry::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// Seed of the Zobrist keys: fixed, so that keys (and any stored hash) are
+/// identical across builds and machines.
+pub const ZOBRIST_SEED: u64 = 0x5155_494E_4345_2021; // "QUINCE !"
+
+fn hex(value: u64) -> Literal {
+    format!("0x{value:016x}").parse().expect("a hex literal")
+}
+
+fn array_u64(values: impl IntoIterator<Item = u64>) -> TokenStream {
+    let items = values.into_iter().map(hex);
+    quote!([#(#items),*])
+}
+
+fn table_64(name: &str, doc: &str, f: impl Fn(usize) -> u64) -> TokenStream {
+    let ident = format_ident!("{}", name);
+    let values = array_u64((0..64).map(f));
+    quote! {
+        #[doc = #doc]
+        pub const #ident: [u64; 64] = #values;
+    }
+}
+
+fn table_64x64(name: &str, doc: &str, f: impl Fn(usize, usize) -> u64) -> TokenStream {
+    let ident = format_ident!("{}", name);
+    let rows = (0..64).map(|a| array_u64((0..64).map(|b| f(a, b))));
+    quote! {
+        #[doc = #doc]
+        pub static #ident: [[u64; 64]; 64] = [#(#rows),*];
+    }
+}
+
+/// Leaper attacks, line masks, between/line tables and the rank lookup of
+/// hyperbola quintessence.
+fn geometry_tables() -> TokenStream {
+    let knight = table_64("KNIGHT_ATTACKS", "Squares a knight attacks from each square.", |s| {
+        leaper(s, &KNIGHT_STEPS)
+    });
+    let king = table_64("KING_ATTACKS", "Squares a king attacks from each square.", |s| {
+        leaper(s, &KING_STEPS)
+    });
+    let white_pawn = array_u64((0..64).map(|s| pawn_attacks(0, s)));
+    let black_pawn = array_u64((0..64).map(|s| pawn_attacks(1, s)));
+    let rank = table_64("RANK_MASKS", "The rank through each square, without the square.", rank_mask);
+    let file = table_64("FILE_MASKS", "The file through each square, without the square.", file_mask);
+    let diagonal = table_64(
+        "DIAGONAL_MASKS",
+        "The a1-h8 diagonal through each square, without the square.",
+        diagonal_mask,
+    );
+    let anti_diagonal = table_64(
+        "ANTI_DIAGONAL_MASKS",
+        "The h1-a8 anti-diagonal through each square, without the square.",
+        anti_diagonal_mask,
+    );
+    let between = table_64x64(
+        "BETWEEN",
+        "Squares strictly between two squares on a shared line (empty if none).",
+        between,
+    );
+    let line = table_64x64(
+        "LINE",
+        "The full line through two squares, edge to edge (empty if none).",
+        line,
+    );
+    // Rank attacks indexed by [file][inner six occupancy bits]: the two edge
+    // squares never block anything beyond themselves.
+    let rank_rows = (0..8).map(|file| {
+        let items = (0..64).map(|inner: u8| Literal::u8_unsuffixed(rank_attacks_8(file, inner << 1)));
+        quote!([#(#items),*])
+    });
+    quote! {
+        #knight
+        #king
+        #[doc = "Squares a pawn attacks, indexed by `[color][square]` (white = 0)."]
+        pub const PAWN_ATTACKS: [[u64; 64]; 2] = [#white_pawn, #black_pawn];
+        #rank
+        #file
+        #diagonal
+        #anti_diagonal
+        #between
+        #line
+        #[doc = "Rook attacks along one rank, indexed by `[file][(rank occupancy >> 1) & 63]`, as a bit set of files."]
+        pub const RANK_ATTACKS: [[u8; 64]; 8] = [#(#rank_rows),*];
+    }
+}
+
+/// Zobrist keys from [`ZOBRIST_SEED`].
+fn zobrist_tables() -> TokenStream {
+    let mut rng = SplitMix64(ZOBRIST_SEED);
+    let pieces = (0..12).map(|_| array_u64((0..64).map(|_| rng.next_u64())).clone());
+    let pieces: Vec<_> = pieces.collect();
+    let castling = array_u64((0..16).map(|_| rng.next_u64()));
+    let en_passant = array_u64((0..8).map(|_| rng.next_u64()));
+    let side = hex(rng.next_u64());
+    quote! {
+        #[doc = "Zobrist keys per `[color * 6 + piece][square]`."]
+        pub static ZOBRIST_PIECES: [[u64; 64]; 12] = [#(#pieces),*];
+        #[doc = "Zobrist keys per castling rook, indexed by `color * 8 + rook file`."]
+        pub const ZOBRIST_CASTLING: [u64; 16] = #castling;
+        #[doc = "Zobrist keys per e.p. file (hashed only when a capture there is possible)."]
+        pub const ZOBRIST_EN_PASSANT: [u64; 8] = #en_passant;
+        #[doc = "Zobrist key XORed in when Black is to move."]
+        pub const ZOBRIST_BLACK_TO_MOVE: u64 = #side;
+    }
+}
+
+/// Which optional tables to emit: the slider tables are large (841 KiB
+/// each), so only the enabled backends' tables are generated.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub magic: bool,
+    pub pext: bool,
+}
+
+/// All generated tables as token streams (unformatted).
+pub fn tokens(options: Options) -> TokenStream {
+    let geometry = geometry_tables();
+    let zobrist = zobrist_tables();
+    let magic = options.magic.then(magics::magic_tables);
+    let pext = options.pext.then(magics::pext_tables);
+    let sliders = quote!(#magic #pext);
+    quote! {
+        #geometry
+        #zobrist
+        #sliders
+    }
+}
+
+/// The generated Rust source, formatted with prettyplease so a person can read it.
+pub fn emit(options: Options) -> String {
+    let file: syn::File = syn::parse2(tokens(options)).expect("generated tokens parse as a Rust file");
+    let header = "// @generated by quince-codegen (build.rs). Do not edit: change codegen/ instead.\n\n";
+    format!("{header}{}", prettyplease::unparse(&file))
+}

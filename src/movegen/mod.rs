@@ -1,0 +1,159 @@
+//! Move generation.
+//!
+//! Moves are produced in batches: a [`PieceMoves`] is one piece's origin and
+//! the *set* of its destinations. Perft's last ply only needs
+//! [`PieceMoves::len`] (a popcount), so bulk counting never builds a list;
+//! anything else iterates the batch into [`Move`]s.
+//!
+//! [`legal`] generates exactly the legal moves with check and pin masks.
+
+pub mod legal;
+
+pub use legal::generate;
+
+use crate::position::Position;
+use crate::types::{Bitboard, Color, Move, Piece, Square};
+
+/// One piece's legal moves: its origin and destination set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceMoves {
+    pub piece: Piece,
+    pub from: Square,
+    pub to: Bitboard,
+    /// Whether a move to the last rank (pawns only) promotes; each such
+    /// destination stands for four moves.
+    pub promotes: bool,
+}
+
+impl PieceMoves {
+    /// The number of moves in the batch (promotions count four each).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.to.len() as usize * if self.promotes { 4 } else { 1 }
+    }
+
+    /// Whether the batch is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.to.is_empty()
+    }
+
+    /// The moves of the batch, promotions queen first.
+    pub fn moves(self) -> impl Iterator<Item = Move> {
+        let from = self.from;
+        let promotions: &'static [Option<Piece>] = if self.promotes {
+            &[Some(Piece::Queen), Some(Piece::Rook), Some(Piece::Bishop), Some(Piece::Knight)]
+        } else {
+            &[None]
+        };
+        self.to
+            .flat_map(move |to| promotions.iter().map(move |&promo| Move::new(from, to, promo)))
+    }
+}
+
+/// A fixed-capacity list of moves: no allocation in the search or perft
+/// loops. 256 exceeds the most legal moves any position has (218).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; 256],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList { moves: [Move::NULL; 256], len: 0 }
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList::default()
+    }
+
+    /// Appends a move (ignored if the list were somehow full).
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = mv;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for ordering).
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+/// All legal moves of `position` in a list.
+///
+/// ```
+/// use quince::{Position, movegen};
+/// assert_eq!(movegen::legal_moves(&Position::startpos()).len(), 20);
+/// ```
+pub fn legal_moves(position: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(position, |batch| {
+        for mv in batch.moves() {
+            list.push(mv);
+        }
+        false
+    });
+    list
+}
+
+/// The number of legal moves, counted without building a list.
+#[inline]
+pub fn count_legal(position: &Position) -> u64 {
+    let mut count = 0;
+    generate(position, |batch| {
+        count += batch.len() as u64;
+        false
+    });
+    count
+}
+
+/// Whether the side to move has at least one legal move (stops at the first).
+pub fn has_legal_move(position: &Position) -> bool {
+    generate(position, |batch| batch.is_nonempty_batch())
+}
+
+impl PieceMoves {
+    #[inline]
+    fn is_nonempty_batch(&self) -> bool {
+        self.to.is_nonempty()
+    }
+}
+
+/// The rank a pawn of `color` promotes from (7th for White, 2nd for Black).
+#[inline]
+pub(crate) const fn promotion_rank(color: Color) -> Bitboard {
+    match color {
+        Color::White => Bitboard::rank(6),
+        Color::Black => Bitboard::rank(1),
+    }
+}

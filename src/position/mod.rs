@@ -1,0 +1,306 @@
+//! The position: what is on the board and the state around it.
+//!
+//! Pieces are stored twice, as is usual for fast generators: as bitboards
+//! (per piece kind, per colour, and all occupied squares) for set-wise move
+//! generation, and as a square-centric board array for "what is on e4?".
+//! The rest is the game state FEN describes plus an incremental Zobrist key.
+//!
+//! ```text
+//!   8  r n b q k b n r      Position::startpos()
+//!   7  p p p p p p p p
+//!   6  . . . . . . . .      White pieces upper case.
+//!   5  . . . . . . . .      Squares are numbered a1 = 0 .. h8 = 63,
+//!   4  . . . . . . . .      so rank 1 is the low byte of a bitboard.
+//!   3  . . . . . . . .
+//!   2  P P P P P P P P
+//!   1  R N B Q K B N R
+//!      a b c d e f g h
+//! ```
+
+mod castling;
+mod fen;
+mod make;
+mod zobrist;
+
+pub use castling::{CastleSide, Castling};
+pub use fen::FenError;
+pub use make::Undo;
+
+use crate::sliders::{bishop_attacks, rook_attacks};
+use crate::tables::{between, king_attacks, knight_attacks, pawn_attacks};
+use crate::types::{Bitboard, Color, Piece, Square};
+use std::fmt;
+
+/// A chess position (standard or Chess960).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pieces: [Bitboard; 6],
+    colors: [Bitboard; 2],
+    occupied: Bitboard,
+    board: [Option<Piece>; 64],
+    side: Color,
+    castling: Castling,
+    /// The e.p. target square, kept only when a pawn of the side to move
+    /// attacks it, so that equal positions have equal keys.
+    en_passant: Option<Square>,
+    halfmove: u32,
+    fullmove: u32,
+    key: u64,
+    chess960: bool,
+}
+
+/// Checking pieces and pinned pieces of the side to move, computed together
+/// because both come from the same scan of the lines through the king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckInfo {
+    /// Enemy pieces giving check.
+    pub checkers: Bitboard,
+    /// Own pieces that are the only blocker between their king and an enemy slider.
+    pub pinned: Bitboard,
+}
+
+/// The standard start position in FEN.
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS_FEN).expect("the start position is valid")
+    }
+
+    fn empty() -> Position {
+        Position {
+            pieces: [Bitboard::EMPTY; 6],
+            colors: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            board: [None; 64],
+            side: Color::White,
+            castling: Castling::NONE,
+            en_passant: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            chess960: false,
+        }
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// The squares occupied by `color`.
+    #[inline]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    /// The squares occupied by pieces of kind `piece` (both colours).
+    #[inline]
+    pub fn pieces(&self, piece: Piece) -> Bitboard {
+        self.pieces[piece.index()]
+    }
+
+    /// The squares occupied by `piece`s of `color`.
+    #[inline]
+    pub fn colored(&self, color: Color, piece: Piece) -> Bitboard {
+        self.pieces[piece.index()] & self.colors[color.index()]
+    }
+
+    /// The piece kind on `square`, if any.
+    #[inline]
+    pub fn piece_on(&self, square: Square) -> Option<Piece> {
+        self.board[square.index()]
+    }
+
+    /// The colour and kind of the piece on `square`, if any.
+    pub fn piece_at(&self, square: Square) -> Option<(Color, Piece)> {
+        let piece = self.board[square.index()]?;
+        let color = if self.colors[0].contains(square) { Color::White } else { Color::Black };
+        Some((color, piece))
+    }
+
+    /// The square of `color`'s king. Every accepted position has one.
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        // Valid positions always have a king; a1 is an inert fallback.
+        self.colored(color, Piece::King).first().unwrap_or(Square::A1)
+    }
+
+    /// Castling rights, stored as rook files.
+    #[inline]
+    pub fn castling(&self) -> Castling {
+        self.castling
+    }
+
+    /// The e.p. square, if an e.p. capture is pseudo-legal.
+    #[inline]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The move number, starting at 1 and incremented after Black moves.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The incremental Zobrist key.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Whether castling is read and written in Chess960 style (king takes rook,
+    /// Shredder-FEN). Set automatically when castling squares are not the
+    /// standard ones.
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Switches Chess960 notation on or off (as `UCI_Chess960` does). Turning
+    /// it off is refused (returns false) when the castling rooks are not on
+    /// standard squares, since standard notation could not express them.
+    pub fn set_chess960(&mut self, on: bool) -> bool {
+        if !on && !self.castling.is_standard(self) {
+            return false;
+        }
+        self.chess960 = on;
+        true
+    }
+
+    /// Places a piece on an empty square (bitboards and board array; not the key).
+    #[inline]
+    fn put(&mut self, color: Color, piece: Piece, square: Square) {
+        let bit = Bitboard::from_square(square);
+        self.pieces[piece.index()] |= bit;
+        self.colors[color.index()] |= bit;
+        self.occupied |= bit;
+        self.board[square.index()] = Some(piece);
+    }
+
+    /// Removes a piece known to be on `square` (bitboards and board array; not the key).
+    #[inline]
+    fn remove(&mut self, color: Color, piece: Piece, square: Square) {
+        let bit = Bitboard::from_square(square);
+        self.pieces[piece.index()] ^= bit;
+        self.colors[color.index()] ^= bit;
+        self.occupied ^= bit;
+        self.board[square.index()] = None;
+    }
+
+    /// All pieces of either colour that attack `square`, with `occupied` as blockers.
+    pub fn attackers_to(&self, square: Square, occupied: Bitboard) -> Bitboard {
+        let rooks = self.pieces(Piece::Rook) | self.pieces(Piece::Queen);
+        let bishops = self.pieces(Piece::Bishop) | self.pieces(Piece::Queen);
+        (pawn_attacks(Color::White, square) & self.colored(Color::Black, Piece::Pawn))
+            | (pawn_attacks(Color::Black, square) & self.colored(Color::White, Piece::Pawn))
+            | (knight_attacks(square) & self.pieces(Piece::Knight))
+            | (king_attacks(square) & self.pieces(Piece::King))
+            | (rook_attacks(square, occupied) & rooks)
+            | (bishop_attacks(square, occupied) & bishops)
+    }
+
+    /// Whether `by` attacks `square` when `occupied` are the blockers.
+    #[inline]
+    pub fn is_attacked(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.color(by);
+        let rooks = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & them;
+        let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
+        (knight_attacks(square) & self.pieces(Piece::Knight) & them).is_nonempty()
+            || (pawn_attacks(by.flip(), square) & self.pieces(Piece::Pawn) & them).is_nonempty()
+            || (king_attacks(square) & self.pieces(Piece::King) & them).is_nonempty()
+            || (rook_attacks(square, occupied) & rooks).is_nonempty()
+            || (bishop_attacks(square, occupied) & bishops).is_nonempty()
+    }
+
+    /// Checkers and pinned pieces for the side to move.
+    #[inline]
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let them = self.color(us.flip());
+        let king = self.king(us);
+        let mut checkers = (knight_attacks(king) & self.pieces(Piece::Knight) & them)
+            | (pawn_attacks(us, king) & self.pieces(Piece::Pawn) & them);
+        let rooks = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & them;
+        let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
+        // Sliders that would attack the king on an empty board.
+        let snipers = (rook_attacks(king, Bitboard::EMPTY) & rooks)
+            | (bishop_attacks(king, Bitboard::EMPTY) & bishops);
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & self.occupied;
+            if blockers.is_empty() {
+                checkers |= Bitboard::from_square(sniper);
+            } else if !blockers.has_several() {
+                pinned |= blockers & self.color(us);
+            }
+        }
+        CheckInfo { checkers, pinned }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        let king = self.king(self.side);
+        self.is_attacked(king, self.side.flip(), self.occupied)
+    }
+
+    /// Checks that bitboards, board array and key agree. Used by debug
+    /// assertions after make/unmake and by tests.
+    pub fn is_consistent(&self) -> bool {
+        let mut union = Bitboard::EMPTY;
+        for piece in Piece::ALL {
+            if (self.pieces(piece) & union).is_nonempty() {
+                return false;
+            }
+            union |= self.pieces(piece);
+        }
+        let colors_ok = (self.colors[0] & self.colors[1]).is_empty()
+            && self.colors[0] | self.colors[1] == self.occupied
+            && union == self.occupied;
+        let board_ok = Square::all().all(|sq| {
+            let from_bitboards = Piece::ALL.into_iter().find(|&p| self.pieces(p).contains(sq));
+            from_bitboards == self.board[sq.index()]
+        });
+        colors_ok && board_ok && self.key == self.compute_key()
+    }
+}
+
+/// Prints the board (rank 8 on top) and the FEN.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..8).rev() {
+            write!(f, " {} ", rank + 1)?;
+            for file in 0..8 {
+                let square = Square::new(rank * 8 + file);
+                let c = match self.piece_at(square) {
+                    Some((color, piece)) => piece.fen_char(color),
+                    None => '.',
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "    a b c d e f g h")?;
+        writeln!(f)?;
+        writeln!(f, "Fen: {}", self.fen())?;
+        write!(f, "Key: {:016X}", self.key)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}

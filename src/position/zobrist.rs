@@ -1,0 +1,50 @@
+//! Zobrist hashing: one random key per (piece, square), castling rook,
+//! e.p. file and side to move, XORed together. Keys come from the generated
+//! tables (fixed seed), so they are the same in every build.
+
+use super::{Castling, Position};
+use crate::tables::generated as g;
+use crate::types::{Color, Piece, Square};
+
+/// The key of `color`'s `piece` on `square`.
+#[inline]
+pub(crate) fn piece_key(color: Color, piece: Piece, square: Square) -> u64 {
+    g::ZOBRIST_PIECES[color.index() * 6 + piece.index()][square.index()]
+}
+
+/// The combined key of all castling rights.
+#[inline]
+pub(crate) fn castling_key(castling: Castling) -> u64 {
+    castling
+        .iter()
+        .fold(0, |key, (color, file)| key ^ g::ZOBRIST_CASTLING[color.index() * 8 + file.index()])
+}
+
+/// The key of an e.p. square (by file).
+#[inline]
+pub(crate) fn en_passant_key(square: Square) -> u64 {
+    g::ZOBRIST_EN_PASSANT[square.file().index()]
+}
+
+/// The key XORed in when Black is to move.
+pub(crate) const BLACK_TO_MOVE: u64 = g::ZOBRIST_BLACK_TO_MOVE;
+
+impl Position {
+    /// The Zobrist key computed from scratch (the incremental key must equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for square in Square::all() {
+            if let Some((color, piece)) = self.piece_at(square) {
+                key ^= piece_key(color, piece, square);
+            }
+        }
+        key ^= castling_key(self.castling);
+        if let Some(square) = self.en_passant {
+            key ^= en_passant_key(square);
+        }
+        if self.side == Color::Black {
+            key ^= BLACK_TO_MOVE;
+        }
+        key
+    }
+}

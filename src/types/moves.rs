@@ -1,0 +1,72 @@
+use super::{Piece, Square};
+use std::fmt;
+
+/// A move in 16 bits: from (6), to (6), promotion (3).
+///
+/// Castling is encoded as *the king takes its own rook* (`to` is the rook's
+/// square), in standard chess and Chess960 alike: one encoding covers every
+/// castling rule, and the UCI text (`e1g1` or `e1h1`) is chosen when printing.
+/// En passant is a pawn moving diagonally onto the e.p. square; the position
+/// recognises it, so it needs no flag.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u16);
+
+impl Move {
+    /// The null move (`0000` in UCI); never generated.
+    pub const NULL: Move = Move(0);
+
+    /// A move from `from` to `to`, promoting to `promotion` if given.
+    #[inline]
+    pub const fn new(from: Square, to: Square, promotion: Option<Piece>) -> Move {
+        let promo = match promotion {
+            Some(piece) => piece.index() as u16,
+            None => 0,
+        };
+        Move(from.index() as u16 | (to.index() as u16) << 6 | promo << 12)
+    }
+
+    #[inline]
+    pub const fn from(self) -> Square {
+        Square::new((self.0 & 63) as u8)
+    }
+
+    #[inline]
+    pub const fn to(self) -> Square {
+        Square::new((self.0 >> 6 & 63) as u8)
+    }
+
+    /// The piece a pawn promotes to, if this is a promotion.
+    #[inline]
+    pub const fn promotion(self) -> Option<Piece> {
+        match self.0 >> 12 {
+            0 => None,
+            index => Piece::from_index(index as usize),
+        }
+    }
+
+    /// The raw 16 bits (stable: usable as a hash-table or file encoding).
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+}
+
+/// Prints the move in pure coordinate form (`e2e4`, `e7e8q`); castling shows
+/// as king-takes-rook here. Use `Position::uci` for protocol output.
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Move::NULL {
+            return write!(f, "0000");
+        }
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(piece) = self.promotion() {
+            write!(f, "{}", piece.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

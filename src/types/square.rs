@@ -1,0 +1,157 @@
+use std::fmt;
+
+/// A file (column), `a` = 0 to `h` = 7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct File(u8);
+
+/// A rank (row), `1` = 0 to `8` = 7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rank(u8);
+
+impl File {
+    /// The file with index `index & 7`.
+    #[inline]
+    pub const fn new(index: u8) -> File {
+        File(index & 7)
+    }
+    /// 0..8.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// `a`..`h`.
+    pub const fn char(self) -> char {
+        (b'a' + self.0) as char
+    }
+    /// Reads `a`..`h`.
+    pub const fn from_char(c: char) -> Option<File> {
+        match c {
+            'a'..='h' => Some(File(c as u8 - b'a')),
+            _ => None,
+        }
+    }
+}
+
+impl Rank {
+    /// The rank with index `index & 7`.
+    #[inline]
+    pub const fn new(index: u8) -> Rank {
+        Rank(index & 7)
+    }
+    /// 0..8.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// `1`..`8`.
+    pub const fn char(self) -> char {
+        (b'1' + self.0) as char
+    }
+    /// Reads `1`..`8`.
+    pub const fn from_char(c: char) -> Option<Rank> {
+        match c {
+            '1'..='8' => Some(Rank(c as u8 - b'1')),
+            _ => None,
+        }
+    }
+}
+
+/// A square, numbered `a1 = 0, b1 = 1, ..., h8 = 63` (little-endian
+/// rank-file mapping, as in the generated tables).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    pub const A1: Square = Square(0);
+    pub const B1: Square = Square(1);
+    pub const C1: Square = Square(2);
+    pub const D1: Square = Square(3);
+    pub const E1: Square = Square(4);
+    pub const F1: Square = Square(5);
+    pub const G1: Square = Square(6);
+    pub const H1: Square = Square(7);
+    pub const E8: Square = Square(60);
+
+    /// The square with index `index & 63`.
+    #[inline]
+    pub const fn new(index: u8) -> Square {
+        Square(index & 63)
+    }
+
+    /// The square on `file` and `rank`.
+    #[inline]
+    pub const fn from_coords(file: File, rank: Rank) -> Square {
+        Square(rank.0 * 8 + file.0)
+    }
+
+    /// 0..64, the index into per-square arrays.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline]
+    pub const fn file(self) -> File {
+        File(self.0 & 7)
+    }
+
+    #[inline]
+    pub const fn rank(self) -> Rank {
+        Rank(self.0 >> 3)
+    }
+
+    /// The same file on rank 1 or 8 swapped, 2 with 7 and so on.
+    #[inline]
+    pub const fn flip_rank(self) -> Square {
+        Square(self.0 ^ 56)
+    }
+
+    /// The square `delta` indices away; `None` if that leaves the 0..64 range.
+    /// (Callers check file wrap-around themselves.)
+    #[inline]
+    pub const fn offset(self, delta: i8) -> Option<Square> {
+        let index = self.0 as i16 + delta as i16;
+        if index >= 0 && index < 64 { Some(Square(index as u8)) } else { None }
+    }
+
+    /// All 64 squares, a1 first.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..64).map(Square)
+    }
+
+    /// Reads a square name such as `e4`.
+    pub fn parse(text: &str) -> Option<Square> {
+        let mut chars = text.chars();
+        let file = File::from_char(chars.next()?)?;
+        let rank = Rank::from_char(chars.next()?)?;
+        chars.next().is_none().then(|| Square::from_coords(file, rank))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file().char(), self.rank().char())
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_display_round_trip() {
+        for square in Square::all() {
+            assert_eq!(Square::parse(&square.to_string()), Some(square));
+        }
+        assert_eq!(Square::parse("e4").map(Square::index), Some(28));
+        for bad in ["", "e", "e9", "i1", "e44", "E4"] {
+            assert_eq!(Square::parse(bad), None, "{bad}");
+        }
+    }
+}
