@@ -8,6 +8,7 @@
 //! [`legal`] generates exactly the legal moves with check and pin masks.
 
 pub mod legal;
+pub mod pseudo;
 
 pub use legal::generate;
 

@@ -5,6 +5,12 @@
 //! counting (`--no-bulk`) makes and unmakes every leaf move, which measures
 //! make/unmake as well as generation.
 
+pub mod stats;
+pub mod strategy;
+
+pub use stats::{Stats, perft_stats};
+pub use strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
+
 use crate::movegen::{MoveList, count_legal, generate};
 use crate::position::Position;
 use crate::types::Move;

@@ -2,7 +2,7 @@
 
 use crate::{SuiteArgs, UserError, mnps};
 use quince::Position;
-use quince::perft;
+use quince::perft::strategy::perft_by_name;
 use quince::sliders::ACTIVE;
 use quince::suite::{self, SuiteEntry};
 use serde_json::json;
@@ -46,7 +46,8 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode, UserError> {
     for ((file, entry), pos) in entries.iter().zip(&mut positions) {
         for &(depth, expected) in entry.expected.iter().filter(|&&(d, n)| wanted(d, n)) {
             let job_start = Instant::now();
-            let nodes = perft::count(pos, depth, bulk);
+            let nodes = perft_by_name(pos, depth, bulk, &args.legality, &args.make)
+                .ok_or_else(|| UserError(format!("unknown legality '{}'", args.legality)))?;
             let seconds = job_start.elapsed().as_secs_f64();
             total_nodes += nodes;
             done += 1;
@@ -55,7 +56,7 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode, UserError> {
                 let line = json!({
                     "file": file, "line": entry.line, "fen": entry.fen, "depth": depth,
                     "expected": expected, "nodes": nodes, "ok": ok, "seconds": seconds,
-                    "slider": ACTIVE,
+                    "slider": ACTIVE, "legality": args.legality, "make": args.make,
                 });
                 let _ = writeln!(out, "{line}");
             } else if !ok {
@@ -83,9 +84,11 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode, UserError> {
         let _ = writeln!(
             out,
             "{} positions, {done} counts checked, {failures} mismatches; {total_nodes} nodes in {seconds:.2} s \
-             ({:.1} Mnodes/s, slider {ACTIVE}){}",
+             ({:.1} Mnodes/s, slider {ACTIVE}, legality {}, make {}){}",
             entries.len(),
             mnps(total_nodes, seconds),
+            args.legality,
+            args.make,
             if failures == 0 { "; all match" } else { "" }
         );
     }
