@@ -4,7 +4,7 @@
 set -euo pipefail
 cargo test --release --no-default-features --features magic --target-dir target/magic
 if grep -qw bmi2 /proc/cpuinfo; then
-  RUSTFLAGS='-C target-feature=+bmi2' RUSTDOCFLAGS='-C target-feature=+bmi2' \
+  RUSTFLAGS='-C target-cpu=x86-64-v3' RUSTDOCFLAGS='-C target-cpu=x86-64-v3' \
     cargo test --release --no-default-features --features pext --target-dir target/pext
 else
   echo "this CPU has no BMI2: the pext backend is not tested here"
