@@ -67,7 +67,13 @@ impl Context {
 pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, mut visit: F) -> bool {
     let cx = Context::new(pos);
     let mut emit = |piece, from, to: Bitboard, promotes| {
-        to.is_nonempty() && visit(PieceMoves { piece, from, to, promotes })
+        to.is_nonempty()
+            && visit(PieceMoves {
+                piece,
+                from,
+                to,
+                promotes,
+            })
     };
     let (king_steps, castles) = king_moves(pos, &cx);
     if emit(Piece::King, cx.king, king_steps, false) {
@@ -84,13 +90,23 @@ pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, mut visit: F) -> b
     let queens = pos.colored(cx.us, Piece::Queen);
     for from in pos.colored(cx.us, Piece::Bishop) | queens {
         let piece = pos.piece_on(from).unwrap_or(Piece::Bishop);
-        if emit(piece, from, pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & cx.target, false) {
+        if emit(
+            piece,
+            from,
+            pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & cx.target,
+            false,
+        ) {
             return true;
         }
     }
     for from in pos.colored(cx.us, Piece::Rook) | queens {
         let piece = pos.piece_on(from).unwrap_or(Piece::Rook);
-        if emit(piece, from, pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & cx.target, false) {
+        if emit(
+            piece,
+            from,
+            pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & cx.target,
+            false,
+        ) {
             return true;
         }
     }
@@ -99,7 +115,8 @@ pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, mut visit: F) -> b
     for from in pos.colored(cx.us, Piece::Pawn) {
         let one = forward(cx.us, Bitboard::from_square(from)) & empty;
         let two = forward(cx.us, one & third_rank(cx.us)) & empty;
-        let to = ((pawn_attacks(cx.us, from) & cx.enemy) | one | two) & cx.target & pin_mask(&cx, from);
+        let to =
+            ((pawn_attacks(cx.us, from) & cx.enemy) | one | two) & cx.target & pin_mask(&cx, from);
         if emit(Piece::Pawn, from, to, last.contains(from)) {
             return true;
         }
@@ -171,7 +188,11 @@ pub fn count(pos: &Position) -> u64 {
                 to = (pawn_attacks(us, from) & cx.enemy) | one | two;
             }
             let moves = (to & cx.target & pin).len();
-            n += if pawns.contains(from) && last.contains(from) { 4 * moves } else { moves };
+            n += if pawns.contains(from) && last.contains(from) {
+                4 * moves
+            } else {
+                moves
+            };
         }
     }
     n += en_passant_capturers(pos, &cx).len();
@@ -181,7 +202,11 @@ pub fn count(pos: &Position) -> u64 {
 /// All squares when `from` is not pinned, else its pin line.
 #[inline]
 fn pin_mask(cx: &Context, from: Square) -> Bitboard {
-    if cx.pinned.contains(from) { line(cx.king, from) } else { Bitboard::FULL }
+    if cx.pinned.contains(from) {
+        line(cx.king, from)
+    } else {
+        Bitboard::FULL
+    }
 }
 
 /// One step towards the enemy's side.
@@ -243,18 +268,35 @@ fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
 #[inline]
 fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
     let steps = king_attacks(cx.king) & !cx.own;
-    let castles = if cx.checkers.is_empty() { castling_candidates(pos, cx) } else { Bitboard::EMPTY };
+    let castles = if cx.checkers.is_empty() {
+        castling_candidates(pos, cx)
+    } else {
+        Bitboard::EMPTY
+    };
     if (steps | castles).is_empty() {
         return (steps, castles);
     }
+    // A lone step is cheaper to test by itself than by mapping every attack.
+    if castles.is_empty() && !steps.has_several() {
+        let lifted = cx.occupied ^ Bitboard::from_square(cx.king);
+        let step = steps
+            .first()
+            .filter(|&to| !pos.is_attacked(to, cx.us.flip(), lifted));
+        return (step.map(Bitboard::from_square).unwrap_or_default(), castles);
+    }
     let attacked = enemy_attacks(pos, cx);
-    (steps & !attacked, castling_targets(pos, cx, castles, attacked))
+    (
+        steps & !attacked,
+        castling_targets(pos, cx, castles, attacked),
+    )
 }
 
 /// The pawns that may legally capture en passant.
 #[inline]
 fn en_passant_capturers(pos: &Position, cx: &Context) -> Bitboard {
-    let Some(ep) = pos.en_passant() else { return Bitboard::EMPTY };
+    let Some(ep) = pos.en_passant() else {
+        return Bitboard::EMPTY;
+    };
     let mut legal = Bitboard::EMPTY;
     for from in pawn_attacks(cx.us.flip(), ep) & pos.colored(cx.us, Piece::Pawn) {
         if en_passant_is_legal(pos, cx, from, ep) {
@@ -306,13 +348,22 @@ fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
 /// the back rank (a Chess960 rook can shield its own king's path), and then
 /// the exact test runs.
 #[inline]
-fn castling_targets(pos: &Position, cx: &Context, candidates: Bitboard, attacked: Bitboard) -> Bitboard {
+fn castling_targets(
+    pos: &Position,
+    cx: &Context,
+    candidates: Bitboard,
+    attacked: Bitboard,
+) -> Bitboard {
     let rank = Bitboard::rank(cx.king.rank().index());
     let them = cx.us.flip();
     let rank_sliders = (pos.colored(them, Piece::Rook) | pos.colored(them, Piece::Queen)) & rank;
     let mut to = Bitboard::EMPTY;
     for rook in candidates {
-        let side = if rook > cx.king { CastleSide::Short } else { CastleSide::Long };
+        let side = if rook > cx.king {
+            CastleSide::Short
+        } else {
+            CastleSide::Long
+        };
         let king_target = Square::from_coords(side.king_target(), cx.king.rank());
         let king_path = between(cx.king, king_target) | Bitboard::from_square(king_target);
         let safe = if rank_sliders.is_empty() {
@@ -332,5 +383,7 @@ fn castling_targets(pos: &Position, cx: &Context, candidates: Bitboard, attacked
 #[inline(never)]
 fn king_path_is_safe(pos: &Position, cx: &Context, king_path: Bitboard, rook: Square) -> bool {
     let lifted = cx.occupied ^ Bitboard::from_square(cx.king) ^ Bitboard::from_square(rook);
-    !king_path.into_iter().any(|sq| pos.is_attacked(sq, cx.us.flip(), lifted))
+    !king_path
+        .into_iter()
+        .any(|sq| pos.is_attacked(sq, cx.us.flip(), lifted))
 }

@@ -186,7 +186,9 @@ impl Position {
         for color in Color::ALL {
             let king = self.king(color);
             for side in CastleSide::BOTH {
-                let Some(rook) = self.castling.rook_square(color, side) else { continue };
+                let Some(rook) = self.castling.rook_square(color, side) else {
+                    continue;
+                };
                 let rank = king.rank();
                 let king_to = Square::from_coords(side.king_target(), rank);
                 let rook_to = Square::from_coords(side.rook_target(), rank);
