@@ -32,7 +32,7 @@ use crate::types::{Bitboard, Color, Piece, Square};
 use std::fmt;
 
 /// A chess position (standard or Chess960).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Position {
     pieces: [Bitboard; 6],
     colors: [Bitboard; 2],
@@ -53,6 +53,26 @@ pub struct Position {
     /// AND in the common blocked case.
     castle_empty: [Bitboard; 4],
 }
+
+/// Equality of everything a position *is*; `castle_empty` is derived data
+/// (it only matters while the right exists, and stays stale after).
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.pieces == other.pieces
+            && self.colors == other.colors
+            && self.occupied == other.occupied
+            && self.board == other.board
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+            && self.chess960 == other.chess960
+    }
+}
+
+impl Eq for Position {}
 
 /// Checking pieces and pinned pieces of the side to move, computed together
 /// because both come from the same scan of the lines through the king.
