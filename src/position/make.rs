@@ -54,7 +54,9 @@ impl Position {
     /// Plays a legal move (as produced by move generation or [`Position::parse_uci`]).
     /// Passing an illegal move leaves the position unspecified but never panics
     /// on a move from a piece of the side to move.
-    #[inline]
+    // Always inlined: in copy-make the `Undo` is dead and its stores vanish
+    // (callgrind, PEXT build: 26.9 -> 25.1 instructions per node, start position d5).
+    #[inline(always)]
     pub fn make(&mut self, mv: Move) -> Undo {
         let us = self.side;
         let them = us.flip();
