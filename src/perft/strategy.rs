@@ -51,7 +51,9 @@ impl MakeStyle for CopyMake {
     #[inline]
     fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
         let mut child = pos.play(mv);
-        f(&mut child)
+        // A full-make perft's leaf closure ignores the child; without this
+        // the optimiser could drop the (side-effect free) copy-make entirely.
+        f(std::hint::black_box(&mut child))
     }
 }
 
