@@ -121,6 +121,33 @@ impl Strategy for Legal {
         }
     }
 
+    fn perft_full<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            // Leaves with copy-make: make each move straight from the batches.
+            1 if M::COPIES => {
+                let mut nodes = 0;
+                generate(pos, |batch| {
+                    for mv in batch.moves() {
+                        std::hint::black_box(pos.play(mv));
+                        nodes += 1;
+                    }
+                    false
+                });
+                nodes
+            }
+            _ => {
+                let moves = Self::legal_moves::<M>(pos);
+                let mut nodes = 0;
+                for &mv in moves.iter() {
+                    nodes +=
+                        M::with_child(pos, mv, |child| Self::perft_full::<M>(child, depth - 1));
+                }
+                nodes
+            }
+        }
+    }
+
     fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
         let mut list = MoveList::new();
         generate(pos, |batch| {
