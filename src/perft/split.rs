@@ -84,10 +84,7 @@ pub fn merge_transpositions(nodes: Vec<Node>) -> Vec<Node> {
 /// the caller's strategy finds them) and merges transpositions. Nodes
 /// without legal moves (mate, stalemate) disappear: their subtrees have no
 /// leaves below this ply.
-pub fn expand_ply(
-    nodes: &[Node],
-    moves: &mut dyn FnMut(&mut Position) -> MoveList,
-) -> Vec<Node> {
+pub fn expand_ply(nodes: &[Node], moves: &mut dyn FnMut(&mut Position) -> MoveList) -> Vec<Node> {
     let mut children = Vec::new();
     for node in nodes {
         let mut pos = node.position.clone();

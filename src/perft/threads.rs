@@ -214,12 +214,10 @@ impl Job for StatsJob<'_> {
             return perft_stats::<S, M>(&mut pos, 0);
         }
         let target = UNITS_PER_THREAD * self.settings.threads;
-        let (units, plies) = expand_until(
-            vec![Node::new(pos, 0)],
-            target,
-            self.depth - 1,
-            &mut |p| S::legal_moves::<M>(p),
-        );
+        let (units, plies) =
+            expand_until(vec![Node::new(pos, 0)], target, self.depth - 1, &mut |p| {
+                S::legal_moves::<M>(p)
+            });
         let below = self.depth - plies;
         let rows = run_indexed(
             units.len(),

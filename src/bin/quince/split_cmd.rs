@@ -39,8 +39,9 @@ pub fn run(action: &PerftAction) -> Result<ExitCode, UserError> {
 
 /// FNV-1a over text: a checksum that names one split's unit list.
 fn fnv1a(hash: u64, text: &str) -> u64 {
-    text.bytes()
-        .fold(hash, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    text.bytes().fold(hash, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn split(args: &SplitArgs) -> Result<ExitCode, UserError> {
