@@ -38,6 +38,20 @@ impl Reporter {
 
     /// Reports `p`; `what` names the pieces of work ("root moves", "subtrees").
     pub fn report(&self, p: Progress, what: &str) {
+        self.line(p.done == p.total, || {
+            let left = p.elapsed / p.done.max(1) as f64 * (p.total - p.done) as f64;
+            format!(
+                "{}/{} {what}, {} nodes, {:.1} Mnodes/s, ~{left:.0} s left",
+                p.done,
+                p.total,
+                p.nodes,
+                mnps(p.nodes, p.elapsed)
+            )
+        });
+    }
+
+    /// Prints the line `make` builds if one is due (or `last` is set).
+    pub fn line(&self, last_one: bool, make: impl FnOnce() -> String) {
         if !self.enabled {
             return;
         }
@@ -47,18 +61,11 @@ impl Reporter {
         };
         let now = Instant::now();
         let due = last.is_none_or(|t| now.duration_since(t).as_secs_f64() >= interval);
-        if !due && p.done < p.total {
+        if !due && !last_one {
             return;
         }
         *last = Some(now);
-        let left = p.elapsed / p.done.max(1) as f64 * (p.total - p.done) as f64;
-        let line = format!(
-            "{}/{} {what}, {} nodes, {:.1} Mnodes/s, ~{left:.0} s left",
-            p.done,
-            p.total,
-            p.nodes,
-            mnps(p.nodes, p.elapsed)
-        );
+        let line = make();
         if self.terminal {
             eprint!("\r{line:78}");
         } else {

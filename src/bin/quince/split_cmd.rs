@@ -202,10 +202,27 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
     let reporter = Reporter::new(false, &args.scale, true);
     let mut out = std::io::stdout().lock();
     let n = units.len();
+    let run_start = Instant::now();
+    let mut nodes_before = 0u64;
     for (i, ((at, unit), (pos, depth))) in units.iter().zip(&parsed).enumerate() {
         let start = Instant::now();
-        let what = format!("subtrees of unit {}/{n}", i + 1);
-        let report = |p: Progress| reporter.report(p, &what);
+        let multiplicity = field_u64(unit, "multiplicity", at)?;
+        // Progress over the whole file: units done (this one in part).
+        let report = |p: Progress| {
+            reporter.line(false, || {
+                let elapsed = run_start.elapsed().as_secs_f64();
+                let done = i as f64 + p.done as f64 / p.total.max(1) as f64;
+                let left = elapsed / done.max(1e-9) * (n as f64 - done);
+                let nodes = nodes_before.saturating_add(p.nodes.saturating_mul(multiplicity));
+                format!(
+                    "{i}/{n} units done (unit {}: {}/{} subtrees), {nodes} nodes, {:.1} Mnodes/s, ~{left:.0} s left",
+                    i + 1,
+                    p.done,
+                    p.total,
+                    crate::mnps(nodes, elapsed)
+                )
+            })
+        };
         let job = Subtree {
             position: pos,
             depth: *depth,
@@ -223,7 +240,6 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
                 args.legality, args.make
             ))
         })?;
-        let multiplicity = field_u64(unit, "multiplicity", at)?;
         let total = nodes
             .checked_mul(multiplicity)
             .ok_or_else(|| UserError(format!("{at}: nodes x multiplicity overflows")))?;
@@ -243,6 +259,7 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
         if let Some(stats) = stats {
             result.insert("stats".into(), stats_json(&stats));
         }
+        nodes_before = nodes_before.saturating_add(total);
         writeln!(out, "{}", Value::Object(result))?;
         out.flush()?;
     }
