@@ -331,6 +331,10 @@ fn cli_bad_input_is_an_error_not_a_panic() {
         (&["perft", "work", "-"], "not json\n"),
         (&["perft", "work", "-"], "{\"unit\":0}\n"),
         (&["perft", "work", "/nonexistent/units"], ""),
+        (
+            &["perft", "work", "-", "--stats"],
+            "{\"unit\":0,\"of\":1,\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\",\"depth\":0,\"multiplicity\":1}\n",
+        ),
         (&["perft", "merge", "-"], ""),
         (
             &["perft", "merge", "-"],

@@ -184,6 +184,13 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
         let fen = field_str(unit, "fen", at)?;
         let depth = u32::try_from(field_u64(unit, "depth", at)?)
             .map_err(|_| UserError(format!("{at}: depth too large")))?;
+        if args.stats && depth == 0 {
+            // A leaf's statistics depend on the move into it, which a
+            // 0-ply unit no longer knows.
+            return Err(UserError(format!(
+                "{at}: --stats needs units with at least 1 ply left"
+            )));
+        }
         let chess960 = unit["chess960"].as_bool().unwrap_or(false);
         let pos = Position::from_fen_with(fen, chess960)
             .map_err(|e| UserError(format!("{at}: invalid FEN '{fen}': {e}")))?;
