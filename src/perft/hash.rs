@@ -25,7 +25,8 @@
 //! | 4096 MB | 2^26 | 2^-102 ≈ 2e-31 | 2e-18 |
 //! | 65536 MB | 2^30 | 2^-98 ≈ 3e-30 | 3e-17 |
 //!
-//! (10^13 probes is far beyond perft(10); perft(9) probes about 10^10 times.)
+//! (10^13 probes is far beyond perft(10); perft(9) probes at most a few
+//! 10^9 times: once per node with 2 or more plies left.)
 //!
 //! ## Why no locks
 //!
