@@ -5,8 +5,11 @@
 //! counting (`--no-bulk`) makes and unmakes every leaf move, which measures
 //! make/unmake as well as generation.
 
+pub mod hash;
+pub mod split;
 pub mod stats;
 pub mod strategy;
+pub mod threads;
 
 pub use stats::{Stats, perft_stats};
 pub use strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
