@@ -7,11 +7,11 @@
 #
 # Refresh the baseline after an intended change (e.g. after merging a
 # move-generation optimisation):
-#   cargo run --release -p xtask -- perft-track --update
+#   cargo run -p xtask -- perft-track --update
 set -euo pipefail
 if ! command -v valgrind >/dev/null; then
   echo "installing valgrind"
   sudo apt-get install -y valgrind >/dev/null 2>&1 || apt-get install -y valgrind >/dev/null
 fi
 valgrind --version
-cargo run --release -p xtask -- perft-track
+cargo run -p xtask -- perft-track

@@ -1,9 +1,9 @@
 //! Quince's lab tasks.
 //!
 //! ```text
-//! cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs]
-//! cargo run --release -p xtask -- perft-track            # CI: compare with reports/perft-baseline.json
-//! cargo run --release -p xtask -- perft-track --update   # refresh the baseline
+//! cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
+//! cargo run -p xtask -- perft-track            # CI: compare with reports/perft-baseline.json
+//! cargo run -p xtask -- perft-track --update   # refresh the baseline
 //! ```
 //!
 //! `report` builds the `quince` binary once per sliding backend, runs perft
@@ -20,8 +20,8 @@ mod util;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs]
-  cargo run --release -p xtask -- perft-track [--update]";
+  cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
+  cargo run -p xtask -- perft-track [--update]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -18,14 +18,15 @@ use crate::util::{
     median, output, root, set_rustflags, status, workloads,
 };
 
-/// Depths of the alternating wall-clock runs (a second or less each here).
+/// Depths of the alternating wall-clock runs (2-16 million leaves, well
+/// under a second each here).
 const WALL_BULK: [(&str, u32); 6] = [
-    ("start", 6),
-    ("kiwipete", 5),
+    ("start", 5),
+    ("kiwipete", 4),
     ("pos3", 6),
     ("pos4", 5),
-    ("pos5", 5),
-    ("pos6", 5),
+    ("pos5", 4),
+    ("pos6", 4),
 ];
 const WALL_FULL: [(&str, u32); 6] = [
     ("start", 5),
@@ -52,6 +53,7 @@ struct Options {
     benches: bool,
     gungraun: bool,
     flamegraphs: bool,
+    pext_benches: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options> {
@@ -61,6 +63,7 @@ fn parse(args: &[String]) -> Result<Options> {
         benches: true,
         gungraun: true,
         flamegraphs: true,
+        pext_benches: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -76,6 +79,7 @@ fn parse(args: &[String]) -> Result<Options> {
             "--no-benches" => o.benches = false,
             "--no-gungraun" => o.gungraun = false,
             "--no-flamegraphs" => o.flamegraphs = false,
+            "--pext-benches" => o.pext_benches = true,
             other => return Err(format!("unknown report option {other}")),
         }
     }
@@ -144,10 +148,20 @@ pub fn run(args: &[String]) -> Result<bool> {
         })
         .collect::<Result<_>>()?;
 
-    // 4. criterion (+ flamegraphs) and gungraun, all backends compiled in.
-    let bench_dir = root().join("target").join("lab").join("bench");
-    let features = if has_bmi2() { "magic,pext" } else { "magic" };
-    let flags = if has_bmi2() { BMI2_FLAGS } else { "" };
+    // 4. criterion (+ flamegraphs) and gungraun. By default in the
+    //    workspace's target dir with `magic` compiled in (movegen then uses
+    //    magic; `sliders` compares hq and magic) and no extra flags, so the
+    //    dependencies built by a plain `cargo bench` are reused. With
+    //    `--pext-benches` (and BMI2), pext joins in, built with the BMI2 flags
+    //    in `target/lab/bench` (every dependency is rebuilt once for the flags).
+    let pext = opts.pext_benches && has_bmi2();
+    let bench_dir = if pext {
+        root().join("target").join("lab").join("bench")
+    } else {
+        util::default_target_dir()
+    };
+    let features = if pext { "magic,pext" } else { "magic" };
+    let flags = if pext { BMI2_FLAGS } else { "" };
     let bench_cmd = |benches: &[&str], after: &[&str]| {
         let mut cmd = Command::new(cargo());
         cmd.current_dir(root())

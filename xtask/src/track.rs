@@ -6,14 +6,14 @@
 //! workload, needs more than [`THRESHOLD_PERCENT`] more instructions per
 //! node than the baseline. Wall-clock Mnodes/s is printed for information.
 //!
-//! `cargo run --release -p xtask -- perft-track --update` rewrites the baseline.
+//! `cargo run -p xtask -- perft-track --update` rewrites the baseline.
 
 use std::path::Path;
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::util::{Backend, Result, Workload, commit, cpu_model, root, workloads};
+use crate::util::{Result, build_default, Workload, commit, cpu_model, root, workloads};
 
 /// Allowed rise in instructions per node before the gate fails, in percent.
 pub const THRESHOLD_PERCENT: f64 = 3.0;
@@ -47,11 +47,7 @@ pub fn run(args: &[String]) -> Result<bool> {
         [flag] if flag == "--update" => true,
         _ => return Err("perft-track takes only --update".into()),
     };
-    let backend = Backend {
-        name: "hq",
-        rustflags: "",
-    };
-    let quince = backend.build()?;
+    let quince = build_default()?;
     let list = tracked()?;
     let measured = measure(&quince, &list)?;
     if update {
@@ -102,7 +98,7 @@ fn write_baseline(measured: &[Measured]) -> Result<()> {
     let value = json!({
         "about": "Instructions per perft node of `quince perft` (hq backend, release) under callgrind, \
                   net of process start-up (the same command at depth 0). \
-                  Refresh: cargo run --release -p xtask -- perft-track --update",
+                  Refresh: cargo run -p xtask -- perft-track --update",
         "threshold_percent": THRESHOLD_PERCENT,
         "commit": commit(),
         "cpu": cpu_model(),
@@ -143,7 +139,7 @@ fn compare(measured: &[Measured]) -> Result<bool> {
     let path = baseline_path();
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
-            "{}: {e} (create it with: cargo run --release -p xtask -- perft-track --update)",
+            "{}: {e} (create it with: cargo run -p xtask -- perft-track --update)",
             path.display()
         )
     })?;
@@ -219,7 +215,7 @@ fn compare(measured: &[Measured]) -> Result<bool> {
         println!(
             "perft tracking: FAILED: instructions per node rose more than {threshold}% \
              (or a workload is missing from the baseline). If the change is intended, refresh \
-             the baseline: cargo run --release -p xtask -- perft-track --update"
+             the baseline: cargo run -p xtask -- perft-track --update"
         );
     }
     Ok(ok)

@@ -83,13 +83,20 @@ pub fn backends() -> Vec<Backend> {
 }
 
 impl Backend {
-    /// The target dir of this backend's build (kept apart so that switching
-    /// features or flags never rebuilds another backend).
+    /// The target dir of this backend's build. Backends without extra
+    /// `RUSTFLAGS` share the workspace's target dir (only the `quince` crate
+    /// differs between them); a backend with flags gets its own
+    /// `target/lab/<backend>`, as the flags change every dependency's build.
     pub fn target_dir(&self) -> PathBuf {
-        root().join("target").join("lab").join(self.name)
+        if self.rustflags.is_empty() {
+            default_target_dir()
+        } else {
+            root().join("target").join("lab").join(self.name)
+        }
     }
 
-    /// Builds `quince` in release mode with only this backend; returns the binary.
+    /// Builds `quince` in release mode with only this backend; returns a
+    /// copy of the binary, `target/lab/bin/quince-<backend>`.
     pub fn build(&self) -> Result<PathBuf> {
         eprintln!("xtask: building quince ({})", self.name);
         let mut cmd = Command::new(cargo());
@@ -99,8 +106,31 @@ impl Backend {
             .arg(self.target_dir());
         set_rustflags(&mut cmd, self.rustflags);
         status(&mut cmd)?;
-        Ok(self.target_dir().join("release").join("quince"))
+        let built = self.target_dir().join("release").join("quince");
+        let bin_dir = root().join("target").join("lab").join("bin");
+        std::fs::create_dir_all(&bin_dir).map_err(|e| format!("{}: {e}", bin_dir.display()))?;
+        let copy = bin_dir.join(format!("quince-{}", self.name));
+        std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", built.display()))?;
+        Ok(copy)
     }
+}
+
+/// `$CARGO_TARGET_DIR` or the workspace's `target/`.
+pub fn default_target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// Builds `quince` exactly as `cargo build --release` does (default
+/// features, i.e. `hq`, in `target/`), so CI reuses the CLI stage's build.
+pub fn build_default() -> Result<PathBuf> {
+    eprintln!("xtask: cargo build --release --bin quince");
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root())
+        .args(["build", "--release", "--bin", "quince"]);
+    status(&mut cmd)?;
+    Ok(default_target_dir().join("release").join("quince"))
 }
 
 /// Sets `RUSTFLAGS` exactly (removing any inherited value when empty).
