@@ -124,7 +124,10 @@ fn shakmaty_set() -> Vec<shakmaty::Chess> {
 }
 
 fn chess_set() -> Vec<chess::Board> {
-    varied_fens().iter().filter_map(|f| chess_board(f)).collect()
+    varied_fens()
+        .iter()
+        .filter_map(|f| chess_board(f))
+        .collect()
 }
 
 #[library_benchmark]
@@ -219,7 +222,13 @@ fn chess_copy((boards, moves): (Vec<chess::Board>, Vec<Vec<chess::ChessMove>>)) 
 
 library_benchmark_group!(
     name = make,
-    benchmarks = [quince_unmake, quince_copy, cozy_copy, shakmaty_copy, chess_copy]
+    benchmarks = [
+        quince_unmake,
+        quince_copy,
+        cozy_copy,
+        shakmaty_copy,
+        chess_copy
+    ]
 );
 
 main!(library_benchmark_groups = perft, movegen, make);

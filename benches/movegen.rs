@@ -63,9 +63,7 @@ fn movegen(c: &mut Criterion) {
     group.bench_function("shakmaty", |b| {
         b.iter(|| shakmaty_movegen(black_box(&set.shakmaty)))
     });
-    group.bench_function("chess", |b| {
-        b.iter(|| chess_movegen(black_box(&set.chess)))
-    });
+    group.bench_function("chess", |b| b.iter(|| chess_movegen(black_box(&set.chess))));
     group.finish();
 }
 

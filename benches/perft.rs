@@ -10,9 +10,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use quince::Position;
-use quince::perft::strategy::{
-    CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake,
-};
+use quince::perft::strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
 
 mod common;
 mod flame;
@@ -86,7 +84,11 @@ fn strategies(c: &mut Criterion) {
         let pos = quince_board(&named.fen);
         let nodes = named.nodes(depth);
         for bulk in [true, false] {
-            let kind = if bulk { "strategy-bulk" } else { "strategy-full" };
+            let kind = if bulk {
+                "strategy-bulk"
+            } else {
+                "strategy-full"
+            };
             let mut group = c.benchmark_group(format!("{kind}/{}", named.name));
             group.throughput(Throughput::Elements(nodes));
             one::<Legal, Unmake>(&mut group, &pos, depth, bulk, nodes);

@@ -58,7 +58,10 @@ struct Options {
 
 fn parse(args: &[String]) -> Result<Options> {
     let mut o = Options {
-        name: format!("lab-{}", util::output(Command::new("date").args(["-u", "+%Y-%m-%d"]))?.trim()),
+        name: format!(
+            "lab-{}",
+            util::output(Command::new("date").args(["-u", "+%Y-%m-%d"]))?.trim()
+        ),
         rounds: 3,
         benches: true,
         gungraun: true,
@@ -114,7 +117,11 @@ pub fn run(args: &[String]) -> Result<bool> {
         })
         .collect();
     for round in 0..opts.rounds {
-        eprintln!("xtask: alternating perft, round {}/{}", round + 1, opts.rounds);
+        eprintln!(
+            "xtask: alternating perft, round {}/{}",
+            round + 1,
+            opts.rounds
+        );
         for (p, row) in wall.iter_mut().enumerate() {
             for k in 0..backends.len() {
                 let b = (k + round + p) % backends.len();
@@ -290,7 +297,7 @@ fn find_ir(v: &Value) -> Option<u64> {
     match v {
         Value::Object(map) => {
             if let Some(ir) = map.get("Ir") {
-                return first_int(ir);
+                return ir["values"]["new"].as_u64().or_else(|| first_int(ir));
             }
             map.values().find_map(find_ir)
         }
@@ -386,8 +393,17 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
     );
     let _ = writeln!(s, "| | |\n| --- | --- |");
     let _ = writeln!(s, "| commit | `{}` |", commit());
-    let _ = writeln!(s, "| date (UTC) | {} |", util::git(&["log", "-1", "--format=%cd", "--date=iso-strict"]).replace('|', "/"));
-    let _ = writeln!(s, "| CPU | {} ({cores} logical cores, BMI2 {}) |", cpu_model(), if has_bmi2() { "yes" } else { "no" });
+    let _ = writeln!(
+        s,
+        "| date (UTC) | {} |",
+        util::git(&["log", "-1", "--format=%cd", "--date=iso-strict"]).replace('|', "/")
+    );
+    let _ = writeln!(
+        s,
+        "| CPU | {} ({cores} logical cores, BMI2 {}) |",
+        cpu_model(),
+        if has_bmi2() { "yes" } else { "no" }
+    );
     let _ = writeln!(s, "| load average before the run | {} |", c.load_before);
     let _ = writeln!(s, "| toolchain | {} ; {} |", rustc.trim(), valgrind.trim());
     for b in c.backends {
@@ -396,16 +412,27 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
             "| `quince` binary `{}` | `cargo build --release --no-default-features --features {}`{} |",
             b.name,
             b.name,
-            if b.rustflags.is_empty() { String::new() } else { format!(", `RUSTFLAGS='{}'`", b.rustflags) }
+            if b.rustflags.is_empty() {
+                String::new()
+            } else {
+                format!(", `RUSTFLAGS='{}'`", b.rustflags)
+            }
         );
     }
     let _ = writeln!(
         s,
         "| benches | `cargo bench --features {}`{} (movegen uses the highest backend; all are callable in `sliders`); profile `bench`: fat LTO, 1 codegen unit, debug info |",
         c.bench_features,
-        if c.bench_flags.is_empty() { String::new() } else { format!(", `RUSTFLAGS='{}'`", c.bench_flags) }
+        if c.bench_flags.is_empty() {
+            String::new()
+        } else {
+            format!(", `RUSTFLAGS='{}'`", c.bench_flags)
+        }
     );
-    let _ = writeln!(s, "| peers | cozy-chess 0.3 (default features: no `pext`), shakmaty 0.30.1, chess 3.2 — dev-dependencies, perft written over each API in `benches/common` |");
+    let _ = writeln!(
+        s,
+        "| peers | cozy-chess 0.3 (default features: no `pext`), shakmaty 0.30.1, chess 3.2 — dev-dependencies, perft written over each API in `benches/common` |"
+    );
     let _ = writeln!(
         s,
         "\nThe machine is shared (2 cores, other builds running), so wall times vary by tens of percent between runs. \
@@ -415,14 +442,21 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
 
     // Backends.
     let names: Vec<&str> = c.backends.iter().map(|b| b.name).collect();
-    let _ = writeln!(s, "## Sliding backends: perft through the CLI, alternating runs\n");
+    let _ = writeln!(
+        s,
+        "## Sliding backends: perft through the CLI, alternating runs\n"
+    );
     let _ = writeln!(
         s,
         "`quince perft --json` per backend binary; {} rounds, in each round every backend runs each workload once, \
          in rotating order. Mnodes/s is the median over rounds; the ratio to `hq` is the median of the per-round ratios. \
          Instructions per node: callgrind on the same binaries at the bench depths (`{}`), net of start-up.\n",
         c.opts.rounds,
-        BENCH_DEPTHS.iter().map(|(n, d)| format!("{n} d{d}")).collect::<Vec<_>>().join(", ")
+        BENCH_DEPTHS
+            .iter()
+            .map(|(n, d)| format!("{n} d{d}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let mut header = "| workload | nodes |".to_string();
     let mut rule = "| --- | ---: |".to_string();
@@ -447,7 +481,14 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
         let mnps: Vec<f64> = row
             .seconds
             .iter()
-            .map(|secs| median(&mut secs.iter().map(|t| w.nodes as f64 / t / 1e6).collect::<Vec<_>>()))
+            .map(|secs| {
+                median(
+                    &mut secs
+                        .iter()
+                        .map(|t| w.nodes as f64 / t / 1e6)
+                        .collect::<Vec<_>>(),
+                )
+            })
             .collect();
         let mut line = format!("| {} | {} |", w.id(), w.nodes);
         for (b, n) in names.iter().enumerate() {
@@ -510,7 +551,11 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
         names[names.len() - 1]
     );
     for &(d, nodes, secs) in c.start_table {
-        let _ = writeln!(s, "| {d} | {nodes} | {secs:.3} | {} |", fmt(Some(nodes as f64 / secs / 1e6)));
+        let _ = writeln!(
+            s,
+            "| {d} | {nodes} | {secs:.3} | {} |",
+            fmt(Some(nodes as f64 / secs / 1e6))
+        );
     }
     s.push('\n');
 
@@ -522,7 +567,10 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
     }
     if !c.flames.is_empty() {
         let _ = writeln!(s, "## Flamegraphs\n");
-        let _ = writeln!(s, "pprof samples while criterion runs each benchmark for 5 s (`--profile-time 5`):\n");
+        let _ = writeln!(
+            s,
+            "pprof samples while criterion runs each benchmark for 5 s (`--profile-time 5`):\n"
+        );
         for (id, file) in c.flames {
             let _ = writeln!(s, "* [{id}]({dir_name}/{file})");
         }
@@ -536,7 +584,10 @@ fn write_criterion(s: &mut String, c: &Context, out_dir: &Path) -> Result<()> {
     let r = c.criterion;
     let quince_id = r
         .keys()
-        .find_map(|k| k.strip_prefix("perft-bulk/start/").filter(|id| id.starts_with("quince")))
+        .find_map(|k| {
+            k.strip_prefix("perft-bulk/start/")
+                .filter(|id| id.starts_with("quince"))
+        })
         .unwrap_or("quince")
         .to_string();
     let _ = writeln!(s, "## Quince against the peers (criterion, one run)\n");
@@ -558,7 +609,10 @@ fn write_criterion(s: &mut String, c: &Context, out_dir: &Path) -> Result<()> {
             .collect();
         for (pos, depth) in BENCH_DEPTHS {
             let q = mps(r, &format!("{kind}/{pos}/{quince_id}"));
-            let peers: Vec<Option<f64>> = PEERS.iter().map(|p| mps(r, &format!("{kind}/{pos}/{p}"))).collect();
+            let peers: Vec<Option<f64>> = PEERS
+                .iter()
+                .map(|p| mps(r, &format!("{kind}/{pos}/{p}")))
+                .collect();
             let best = peers.iter().flatten().fold(f64::NAN, |m, &v| m.max(v));
             let _ = writeln!(
                 s,
@@ -607,7 +661,10 @@ fn write_criterion(s: &mut String, c: &Context, out_dir: &Path) -> Result<()> {
             let rel = if reference.is_empty() {
                 "-".to_string()
             } else {
-                format!("{} of `{reference}`", ratio(v.zip(mps(r, reference)).map(|(a, b)| a / b)))
+                format!(
+                    "{} of `{reference}`",
+                    ratio(v.zip(mps(r, reference)).map(|(a, b)| a / b))
+                )
             };
             let _ = writeln!(s, "| `{id}` | {} | {rel} |", fmt(v));
         }
@@ -615,9 +672,24 @@ fn write_criterion(s: &mut String, c: &Context, out_dir: &Path) -> Result<()> {
     s.push('\n');
 
     let _ = writeln!(s, "### Legality strategies x make styles (Quince)\n");
-    let _ = writeln!(s, "Ratio to `legal-unmake` (the default) of the same row, same run.\n");
-    let combos = ["legal-unmake", "legal-copy", "pseudo-unmake", "pseudo-copy", "king-capture-unmake", "king-capture-copy"];
-    let _ = writeln!(s, "| workload | {} |\n| --- |{}", combos.join(" | "), " ---: |".repeat(combos.len()));
+    let _ = writeln!(
+        s,
+        "Ratio to `legal-unmake` (the default) of the same row, same run.\n"
+    );
+    let combos = [
+        "legal-unmake",
+        "legal-copy",
+        "pseudo-unmake",
+        "pseudo-copy",
+        "king-capture-unmake",
+        "king-capture-copy",
+    ];
+    let _ = writeln!(
+        s,
+        "| workload | {} |\n| --- |{}",
+        combos.join(" | "),
+        " ---: |".repeat(combos.len())
+    );
     for kind in ["strategy-bulk", "strategy-full"] {
         for (pos, depth) in BENCH_DEPTHS.iter().take(2) {
             let base = mps(r, &format!("{kind}/{pos}/legal-unmake"));
@@ -643,11 +715,20 @@ fn write_gungraun(s: &mut String, c: &Context) {
         "`cargo bench --bench instructions`: each workload runs once under callgrind (setup excluded). \
          Instructions per node for perft; per move for movegen and make. Deterministic, so these are the numbers to compare across commits and machines.\n"
     );
-    let engines = [("quince", "quince"), ("cozy-chess", "cozy"), ("shakmaty", "shakmaty"), ("chess", "chess")];
+    let engines = [
+        ("quince", "quince"),
+        ("cozy-chess", "cozy"),
+        ("shakmaty", "shakmaty"),
+        ("chess", "chess"),
+    ];
     let _ = writeln!(
         s,
         "| workload | nodes | {} | Quince / best peer |\n| --- | ---: |{} ---: |",
-        engines.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" | "),
+        engines
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(" | "),
         " ---: |".repeat(engines.len())
     );
     let positions = util::standard_positions().unwrap_or_default();
@@ -660,22 +741,41 @@ fn write_gungraun(s: &mut String, c: &Context) {
                 .unwrap_or(0);
             let per: Vec<Option<f64>> = engines
                 .iter()
-                .map(|(_, f)| g.get(&format!("{f}_{kind} {kind}_{i}")).map(|&ir| ir as f64 / nodes as f64))
+                .map(|(_, f)| {
+                    g.get(&format!("{f}_{kind} {kind}_{i}"))
+                        .map(|&ir| ir as f64 / nodes as f64)
+                })
                 .collect();
             let best_peer = per[1..].iter().flatten().fold(f64::NAN, |m, &v| m.min(v));
             // Fewer instructions is better: report best peer / Quince as a speed-like ratio.
             let _ = writeln!(
                 s,
                 "| {kind} {pos} d{depth} | {nodes} | {} | {} |",
-                per.iter().map(|v| v.map_or("-".into(), |x| format!("{x:.1}"))).collect::<Vec<_>>().join(" | "),
+                per.iter()
+                    .map(|v| v.map_or("-".into(), |x| format!("{x:.1}")))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
                 ratio(per[0].map(|q| best_peer / q))
             );
         }
     }
-    let _ = writeln!(s, "\nQuince / best peer > 1 means Quince needs fewer instructions per node.\n");
-    let _ = writeln!(s, "| workload | benchmark | instructions |\n| --- | --- | ---: |");
-    for (key, ir) in g.iter().filter(|(k, _)| !k.contains("_bulk") && !k.contains("_full")) {
-        let _ = writeln!(s, "| {} | `{key}` | {ir} |", key.split(' ').next().unwrap_or(""));
+    let _ = writeln!(
+        s,
+        "\nQuince / best peer > 1 means Quince needs fewer instructions per node.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| workload | benchmark | instructions |\n| --- | --- | ---: |"
+    );
+    for (key, ir) in g
+        .iter()
+        .filter(|(k, _)| !k.contains("_bulk") && !k.contains("_full"))
+    {
+        let _ = writeln!(
+            s,
+            "| {} | `{key}` | {ir} |",
+            key.split(' ').next().unwrap_or("")
+        );
     }
     s.push('\n');
     let _ = c;

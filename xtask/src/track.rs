@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::util::{Result, build_default, Workload, commit, cpu_model, root, workloads};
+use crate::util::{Result, Workload, build_default, commit, cpu_model, root, workloads};
 
 /// Allowed rise in instructions per node before the gate fails, in percent.
 pub const THRESHOLD_PERCENT: f64 = 3.0;
@@ -143,7 +143,8 @@ fn compare(measured: &[Measured]) -> Result<bool> {
             path.display()
         )
     })?;
-    let baseline: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let baseline: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let threshold = baseline["threshold_percent"]
         .as_f64()
         .unwrap_or(THRESHOLD_PERCENT);
@@ -167,7 +168,10 @@ fn compare(measured: &[Measured]) -> Result<bool> {
     for m in measured {
         let id = m.workload.id();
         let (base, change) = match find(&id) {
-            Some(base) => (format!("{base:.3}"), Some((m.per_node / base - 1.0) * 100.0)),
+            Some(base) => (
+                format!("{base:.3}"),
+                Some((m.per_node / base - 1.0) * 100.0),
+            ),
             None => ("missing".to_string(), None),
         };
         let verdict = match change {

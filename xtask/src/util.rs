@@ -101,7 +101,13 @@ impl Backend {
         eprintln!("xtask: building quince ({})", self.name);
         let mut cmd = Command::new(cargo());
         cmd.current_dir(root())
-            .args(["build", "--release", "--bin", "quince", "--no-default-features"])
+            .args([
+                "build",
+                "--release",
+                "--bin",
+                "quince",
+                "--no-default-features",
+            ])
             .args(["--features", self.name, "--target-dir"])
             .arg(self.target_dir());
         set_rustflags(&mut cmd, self.rustflags);
