@@ -395,7 +395,7 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
     let _ = writeln!(s, "| commit | `{}` |", commit());
     let _ = writeln!(
         s,
-        "| date (UTC) | {} |",
+        "| commit date | {} |",
         util::git(&["log", "-1", "--format=%cd", "--date=iso-strict"]).replace('|', "/")
     );
     let _ = writeln!(
