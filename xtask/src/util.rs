@@ -1,0 +1,332 @@
+//! Building the per-backend binaries, running perft and callgrind, facts
+//! about the machine.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub type Result<T> = std::result::Result<T, String>;
+
+/// The workspace root (the parent of `xtask/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Runs a command; returns stdout, or an error with stderr.
+pub fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{cmd:?} failed ({}):\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs a command with inherited output; fails on a non-zero exit.
+pub fn status(cmd: &mut Command) -> Result<()> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed ({status})"))
+    }
+}
+
+/// A sliding-attack backend and how to build it.
+#[derive(Clone, Debug)]
+pub struct Backend {
+    pub name: &'static str,
+    /// `RUSTFLAGS` for the build (empty: none).
+    pub rustflags: &'static str,
+}
+
+pub const BMI2_FLAGS: &str = "-C target-feature=+bmi2";
+
+/// Whether this CPU has BMI2 (so `pext` can be built and run).
+pub fn has_bmi2() -> bool {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .map(|s| {
+            s.lines()
+                .any(|l| l.starts_with("flags") && l.split_whitespace().any(|w| w == "bmi2"))
+        })
+        .unwrap_or(false)
+}
+
+/// hq and magic always; pext when the CPU has BMI2.
+pub fn backends() -> Vec<Backend> {
+    let mut list = vec![
+        Backend {
+            name: "hq",
+            rustflags: "",
+        },
+        Backend {
+            name: "magic",
+            rustflags: "",
+        },
+    ];
+    if has_bmi2() {
+        list.push(Backend {
+            name: "pext",
+            rustflags: BMI2_FLAGS,
+        });
+    }
+    list
+}
+
+impl Backend {
+    /// The target dir of this backend's build. Backends without extra
+    /// `RUSTFLAGS` share the workspace's target dir (only the `quince` crate
+    /// differs between them); a backend with flags gets its own
+    /// `target/lab/<backend>`, as the flags change every dependency's build.
+    pub fn target_dir(&self) -> PathBuf {
+        if self.rustflags.is_empty() {
+            default_target_dir()
+        } else {
+            root().join("target").join("lab").join(self.name)
+        }
+    }
+
+    /// Builds `quince` in release mode with only this backend; returns a
+    /// copy of the binary, `target/lab/bin/quince-<backend>`.
+    pub fn build(&self) -> Result<PathBuf> {
+        eprintln!("xtask: building quince ({})", self.name);
+        let mut cmd = Command::new(cargo());
+        cmd.current_dir(root())
+            .args([
+                "build",
+                "--release",
+                "--bin",
+                "quince",
+                "--no-default-features",
+            ])
+            .args(["--features", self.name, "--target-dir"])
+            .arg(self.target_dir());
+        set_rustflags(&mut cmd, self.rustflags);
+        status(&mut cmd)?;
+        let built = self.target_dir().join("release").join("quince");
+        let bin_dir = root().join("target").join("lab").join("bin");
+        std::fs::create_dir_all(&bin_dir).map_err(|e| format!("{}: {e}", bin_dir.display()))?;
+        let copy = bin_dir.join(format!("quince-{}", self.name));
+        std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", built.display()))?;
+        Ok(copy)
+    }
+}
+
+/// `$CARGO_TARGET_DIR` or the workspace's `target/`.
+pub fn default_target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// Builds `quince` exactly as `cargo build --release` does (default
+/// features, i.e. `hq`, in `target/`), so CI reuses the CLI stage's build.
+pub fn build_default() -> Result<PathBuf> {
+    eprintln!("xtask: cargo build --release --bin quince");
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root())
+        .args(["build", "--release", "--bin", "quince"]);
+    status(&mut cmd)?;
+    Ok(default_target_dir().join("release").join("quince"))
+}
+
+/// Sets `RUSTFLAGS` exactly (removing any inherited value when empty).
+pub fn set_rustflags(cmd: &mut Command, flags: &str) {
+    if flags.is_empty() {
+        cmd.env_remove("RUSTFLAGS");
+    } else {
+        cmd.env("RUSTFLAGS", flags);
+    }
+}
+
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// A perft workload: a standard position at a depth, bulk or full.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    pub position: &'static str,
+    pub fen: String,
+    pub depth: u32,
+    pub bulk: bool,
+    pub nodes: u64,
+}
+
+impl Workload {
+    pub fn id(&self) -> String {
+        let kind = if self.bulk { "bulk" } else { "full" };
+        format!("{}-{kind}-d{}", self.position, self.depth)
+    }
+
+    fn args(&self, depth: u32) -> Vec<String> {
+        let mut args = vec![
+            "perft".to_string(),
+            "--json".into(),
+            "--depth".into(),
+            depth.to_string(),
+            "--fen".into(),
+            self.fen.clone(),
+        ];
+        if !self.bulk {
+            args.push("--no-bulk".into());
+        }
+        args
+    }
+
+    /// Runs `quince perft --json`; returns the seconds it reports (checking
+    /// the node count).
+    pub fn time(&self, quince: &Path) -> Result<f64> {
+        let text = output(Command::new(quince).args(self.args(self.depth)))?;
+        let json: serde_json::Value =
+            serde_json::from_str(text.trim()).map_err(|e| format!("perft JSON: {e}: {text}"))?;
+        let nodes = json["nodes"].as_u64().unwrap_or(0);
+        if nodes != self.nodes {
+            return Err(format!(
+                "{}: {} nodes, expected {}",
+                self.id(),
+                nodes,
+                self.nodes
+            ));
+        }
+        json["seconds"]
+            .as_f64()
+            .ok_or_else(|| format!("perft JSON without seconds: {text}"))
+    }
+
+    /// Instructions per node under callgrind: the instructions of the run
+    /// minus those of the same command at depth 0 (process start, argument
+    /// and FEN parsing, output), divided by the nodes.
+    pub fn instructions_per_node(&self, quince: &Path) -> Result<(u64, f64)> {
+        let full = callgrind(quince, &self.args(self.depth))?;
+        let overhead = callgrind(quince, &self.args(0))?;
+        let work = full.saturating_sub(overhead);
+        Ok((work, work as f64 / self.nodes as f64))
+    }
+}
+
+/// Total instructions (`Ir`) of a command under callgrind.
+pub fn callgrind(program: &Path, args: &[String]) -> Result<u64> {
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            "--cache-sim=no",
+        ])
+        .arg(program)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("callgrind failed: {stderr}"));
+    }
+    let ir = stderr
+        .lines()
+        .find_map(|l| {
+            let (_, rest) = l.split_once("Collected :")?;
+            rest.trim().parse::<u64>().ok()
+        })
+        .ok_or_else(|| format!("no 'Collected' line in callgrind output: {stderr}"))?;
+    Ok(ir)
+}
+
+/// The standard positions by name, with their expected counts (index = depth - 1).
+pub fn standard_positions() -> Result<Vec<(&'static str, String, Vec<u64>)>> {
+    const NAMES: [(&str, usize); 6] = [
+        ("start", 0),
+        ("kiwipete", 1),
+        ("pos3", 2),
+        ("pos4", 3),
+        ("pos5", 5),
+        ("pos6", 6),
+    ];
+    let path = root().join("tests/data/standard.epd");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lines: Vec<&str> = text.lines().collect();
+    NAMES
+        .iter()
+        .map(|&(name, index)| {
+            let line = lines
+                .get(index)
+                .ok_or_else(|| format!("standard.epd has no line {}", index + 1))?;
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or("").trim().to_string();
+            let counts = parts
+                .filter_map(|p| p.split_whitespace().nth(1)?.parse().ok())
+                .collect();
+            Ok((name, fen, counts))
+        })
+        .collect()
+}
+
+/// Workloads over the standard positions at the given depths (bulk or full).
+pub fn workloads(depths: &[(&str, u32)], bulk: bool) -> Result<Vec<Workload>> {
+    let positions = standard_positions()?;
+    depths
+        .iter()
+        .map(|&(name, depth)| {
+            let (position, fen, counts) = positions
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .ok_or_else(|| format!("no standard position {name}"))?;
+            let nodes = *counts
+                .get(depth as usize - 1)
+                .ok_or_else(|| format!("{name}: no count for depth {depth}"))?;
+            Ok(Workload {
+                position,
+                fen: fen.clone(),
+                depth,
+                bulk,
+                nodes,
+            })
+        })
+        .collect()
+}
+
+pub fn git(args: &[&str]) -> String {
+    output(Command::new("git").current_dir(root()).args(args))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// The commit, with `-dirty` when the tree has uncommitted changes.
+pub fn commit() -> String {
+    let hash = git(&["rev-parse", "--short=12", "HEAD"]);
+    let dirty = !git(&["status", "--porcelain", "--untracked-files=no"]).is_empty();
+    if dirty { format!("{hash}-dirty") } else { hash }
+}
+
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+pub fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
