@@ -42,7 +42,11 @@ pub fn evaluate(pos: &Position) -> i32 {
     let phase = phase.min(PHASE_MAX);
     let mut score = (total.0 * phase + total.1 * (PHASE_MAX - phase)) / PHASE_MAX;
     score = scale_drawish(pos, score);
-    let relative = if pos.side_to_move() == Color::White { score } else { -score };
+    let relative = if pos.side_to_move() == Color::White {
+        score
+    } else {
+        -score
+    };
     relative + TEMPO
 }
 
@@ -66,17 +70,26 @@ fn side_terms(pos: &Position, color: Color) -> Pair {
 /// Non-pawn material of `color` in rough centipawns (for draw scaling and
 /// null-move decisions).
 pub fn non_pawn_material(pos: &Position, color: Color) -> i32 {
-    [(Piece::Knight, 300), (Piece::Bishop, 300), (Piece::Rook, 500), (Piece::Queen, 900)]
-        .iter()
-        .map(|&(piece, value)| value * pos.colored(color, piece).len() as i32)
-        .sum()
+    [
+        (Piece::Knight, 300),
+        (Piece::Bishop, 300),
+        (Piece::Rook, 500),
+        (Piece::Queen, 900),
+    ]
+    .iter()
+    .map(|&(piece, value)| value * pos.colored(color, piece).len() as i32)
+    .sum()
 }
 
 /// Without pawns, the side ahead needs more than a minor piece's worth of
 /// extra material to win (KR v KB, KNN v K, KBN v KR are draws or nearly so),
 /// so such scores are shrunk towards zero. `score` is from White's view.
 fn scale_drawish(pos: &Position, score: i32) -> i32 {
-    let strong = if score > 0 { Color::White } else { Color::Black };
+    let strong = if score > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
     if pos.colored(strong, Piece::Pawn).is_nonempty() {
         return score;
     }
@@ -105,7 +118,10 @@ mod tests {
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                 "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1",
             ),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "8/4p1p1/8/1r3P1K/kp5R/3P4/2P5/8 b - - 0 1"),
+            (
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                "8/4p1p1/8/1r3P1K/kp5R/3P4/2P5/8 b - - 0 1",
+            ),
         ];
         for (fen, mirrored) in pairs {
             assert_eq!(eval(fen), eval(mirrored), "{fen}");

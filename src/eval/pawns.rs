@@ -97,7 +97,9 @@ mod tests {
         let c4 = Square::parse("c4").unwrap();
         assert!(is_passed(&pos, Color::White, c5));
         assert!(is_passed(&pos, Color::Black, Square::parse("h7").unwrap()));
-        assert!((ranks_ahead(Color::White, c4) & pos.colored(Color::White, Piece::Pawn)).contains(c5));
+        assert!(
+            (ranks_ahead(Color::White, c4) & pos.colored(Color::White, Piece::Pawn)).contains(c5)
+        );
         let (mg, eg) = structure(&pos, Color::White);
         // a2: isolated + passed(rank 1); c4: doubled + isolated; c5: isolated + passed(rank 4).
         let expected_mg = 3 * ISOLATED.0 + DOUBLED.0 + PASSED_MG[1] + PASSED_MG[4];

@@ -133,14 +133,23 @@ mod tests {
     #[test]
     fn pawn_attack_sets() {
         let pos = Position::from_fen("4k3/p7/8/8/8/8/7P/4K3 w - - 0 1").unwrap();
-        assert_eq!(pawn_attack_set(&pos, Color::White), Bitboard::from_square(Square::parse("g3").unwrap()));
-        assert_eq!(pawn_attack_set(&pos, Color::Black), Bitboard::from_square(Square::parse("b6").unwrap()));
+        assert_eq!(
+            pawn_attack_set(&pos, Color::White),
+            Bitboard::from_square(Square::parse("g3").unwrap())
+        );
+        assert_eq!(
+            pawn_attack_set(&pos, Color::Black),
+            Bitboard::from_square(Square::parse("b6").unwrap())
+        );
     }
 
     #[test]
     fn shield_counts_pawns_in_front_of_castled_king() {
         let pos = Position::from_fen("6k1/5ppp/8/8/8/6P1/5P1P/6K1 w - - 0 1").unwrap();
-        assert_eq!(pawn_shield(&pos, Color::White), 2 * SHIELD_NEAR + SHIELD_FAR);
+        assert_eq!(
+            pawn_shield(&pos, Color::White),
+            2 * SHIELD_NEAR + SHIELD_FAR
+        );
         assert_eq!(pawn_shield(&pos, Color::Black), 3 * SHIELD_NEAR);
     }
 }

@@ -20,13 +20,27 @@ mod tests {
 
     #[test]
     fn dead_and_live_material() {
-        let dead = ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "4kn2/8/8/8/8/8/8/4K3 b - - 0 1"];
+        let dead = [
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+            "4kn2/8/8/8/8/8/8/4K3 b - - 0 1",
+        ];
         for fen in dead {
-            assert!(insufficient_material(&Position::from_fen(fen).unwrap()), "{fen}");
+            assert!(
+                insufficient_material(&Position::from_fen(fen).unwrap()),
+                "{fen}"
+            );
         }
-        let live = ["4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1", "4k3/p7/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/3RK3 w - - 0 1"];
+        let live = [
+            "4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1",
+            "4k3/p7/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/3RK3 w - - 0 1",
+        ];
         for fen in live {
-            assert!(!insufficient_material(&Position::from_fen(fen).unwrap()), "{fen}");
+            assert!(
+                !insufficient_material(&Position::from_fen(fen).unwrap()),
+                "{fen}"
+            );
         }
     }
 }

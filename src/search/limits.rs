@@ -86,8 +86,14 @@ impl Limits {
         let base = available / moves + increment.min(available) * 3 / 4;
         let soft = (base * 6 / 10).min(available * 4 / 10);
         let hard = (base * 3).min(available * 3 / 4).max(soft);
-        let (soft, hard) = (soft.min(u64::MAX as u128) as u64, hard.min(u64::MAX as u128) as u64);
-        Some(Budget { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) })
+        let (soft, hard) = (
+            soft.min(u64::MAX as u128) as u64,
+            hard.min(u64::MAX as u128) as u64,
+        );
+        Some(Budget {
+            soft: Duration::from_millis(soft),
+            hard: Duration::from_millis(hard),
+        })
     }
 }
 
@@ -101,15 +107,26 @@ mod tests {
 
     #[test]
     fn budgets_stay_inside_the_clock() {
-        let mut limits = Limits { move_overhead: 30, ..Limits::default() };
+        let mut limits = Limits {
+            move_overhead: 30,
+            ..Limits::default()
+        };
         assert_eq!(limits.budget(Color::White), None);
-        for (clock, inc, mtg) in [(10_000, 100, None), (300, 0, None), (200, 5_000, None), (0, 0, None), (60_000, 0, Some(1)), (u64::MAX / 2, u64::MAX / 4, None)] {
+        for (clock, inc, mtg) in [
+            (10_000, 100, None),
+            (300, 0, None),
+            (200, 5_000, None),
+            (0, 0, None),
+            (60_000, 0, Some(1)),
+            (u64::MAX / 2, u64::MAX / 4, None),
+        ] {
             limits.time = [Some(clock), Some(clock)];
             limits.increment = [inc, inc];
             limits.moves_to_go = mtg;
             let budget = limits.budget(Color::Black).unwrap();
             assert!(budget.soft <= budget.hard);
-            assert!(ms(budget.hard) <= clock.saturating_sub(30) * 3 / 4, "{clock} {inc}");
+            let limit = u128::from(clock.saturating_sub(30)) * 3 / 4;
+            assert!(u128::from(ms(budget.hard)) <= limit, "{clock} {inc}");
         }
         limits.movetime = Some(1000);
         assert_eq!(ms(limits.budget(Color::White).unwrap().hard), 970);

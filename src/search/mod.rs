@@ -180,15 +180,28 @@ impl<'a> Searcher<'a> {
         let allowed: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|mv| self.limits.search_moves.is_empty() || self.limits.search_moves.contains(mv))
+            .filter(|mv| {
+                self.limits.search_moves.is_empty() || self.limits.search_moves.contains(mv)
+            })
             .collect();
-        let tt_move = self.tt.probe(self.pos.key(), 0).map_or(Move::NULL, |e| e.mv);
-        let mut scored: Vec<(i32, Move)> =
-            allowed.iter().map(|&mv| (self.ordering.score(&self.pos, mv, tt_move, 0), mv)).collect();
+        let tt_move = self
+            .tt
+            .probe(self.pos.key(), 0)
+            .map_or(Move::NULL, |e| e.mv);
+        let mut scored: Vec<(i32, Move)> = allowed
+            .iter()
+            .map(|&mv| (self.ordering.score(&self.pos, mv, tt_move, 0), mv))
+            .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0));
         self.root_moves = scored
             .into_iter()
-            .map(|(_, mv)| RootMove { mv, score: -INFINITY, previous: -INFINITY, seldepth: 0, pv: vec![mv] })
+            .map(|(_, mv)| RootMove {
+                mv,
+                score: -INFINITY,
+                previous: -INFINITY,
+                seldepth: 0,
+                pv: vec![mv],
+            })
             .collect();
     }
 
@@ -196,7 +209,13 @@ impl<'a> Searcher<'a> {
     fn iterate(&mut self) -> Outcome {
         self.init_root_moves();
         if self.root_moves.is_empty() {
-            return Outcome { best: Move::NULL, ponder: None, score: self.terminal_score(), depth: 0, nodes: 0 };
+            return Outcome {
+                best: Move::NULL,
+                ponder: None,
+                score: self.terminal_score(),
+                depth: 0,
+                nodes: 0,
+            };
         }
         let max_depth = self.max_depth();
         let mut completed = 0;
@@ -239,7 +258,11 @@ impl<'a> Searcher<'a> {
 
     /// The score for a root without legal moves: mated or stalemate.
     fn terminal_score(&self) -> Score {
-        if self.pos.in_check() { mated_in(0) } else { DRAW }
+        if self.pos.in_check() {
+            mated_in(0)
+        } else {
+            DRAW
+        }
     }
 
     fn max_depth(&self) -> i32 {
@@ -286,7 +309,10 @@ impl<'a> Searcher<'a> {
         let previous = self.root_moves[pv_index].previous;
         let mut delta = 20;
         let (mut alpha, mut beta) = if depth >= 5 && !is_mate(previous) && previous > -INFINITY {
-            ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
         } else {
             (-INFINITY, INFINITY)
         };
@@ -431,7 +457,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Principal-variation alpha-beta search of the current position.
-    fn negamax(&mut self, mut alpha: Score, mut beta: Score, depth: i32, ply: usize, allow_null: bool) -> Score {
+    fn negamax(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> Score {
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply);
         }
@@ -474,7 +507,10 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta near the leaves, assume it holds.
-            if depth <= 6 && !is_mate(beta) && static_eval - 90 * depth + 30 * i32::from(improving) >= beta {
+            if depth <= 6
+                && !is_mate(beta)
+                && static_eval - 90 * depth + 30 * i32::from(improving) >= beta
+            {
                 return static_eval;
             }
             if let Some(score) = self.null_move(beta, depth, ply, static_eval, allow_null) {
@@ -500,17 +536,18 @@ impl<'a> Searcher<'a> {
             pick(moves, &mut scores[..count], i);
             let mv = moves[i];
             let quiet = !is_tactical(&self.pos, mv);
-            if quiet && !pv_node && !in_check && best > -MATE_BOUND {
-                // Late-move pruning and futility pruning of quiet moves.
-                if depth <= 4 && quiets_tried.len() as i32 >= 3 + depth * depth * (1 + i32::from(improving)) {
-                    continue;
-                }
-                if depth <= 5 && static_eval + 100 + 90 * depth <= alpha {
-                    continue;
-                }
-            }
+            let prunable = quiet && !pv_node && !in_check && best > -MATE_BOUND;
             let undo = self.push(mv);
             let gives_check = self.pos.in_check();
+            // Late-move pruning and futility pruning of quiet moves that do not check.
+            if prunable
+                && !gives_check
+                && self.futile(depth, quiets_tried.len(), static_eval, alpha, improving)
+            {
+                self.pop(mv, undo);
+                quiets_tried.push(mv);
+                continue;
+            }
             let extension = i32::from(gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
@@ -562,14 +599,38 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, ply, best_move, best, static_eval, depth, bound);
+        self.tt
+            .store(key, ply, best_move, best, static_eval, depth, bound);
         best
+    }
+
+    /// Whether a quiet move near the leaves is not worth searching: too many
+    /// quiet moves tried already (late-move pruning), or the static
+    /// evaluation too far below alpha for a quiet move to help (futility).
+    #[inline]
+    fn futile(
+        &self,
+        depth: i32,
+        quiets: usize,
+        eval: Score,
+        alpha: Score,
+        improving: bool,
+    ) -> bool {
+        let late = depth <= 4 && quiets as i32 >= 3 + depth * depth * (1 + i32::from(improving));
+        late || (depth <= 5 && eval + 100 + 90 * depth <= alpha)
     }
 
     /// Null-move pruning: if passing still leaves us at or above beta after
     /// a reduced search, a real move will too. Not in pawn-only endings,
     /// where zugzwang makes passing a fantasy. Returns the cut-off score.
-    fn null_move(&mut self, beta: Score, depth: i32, ply: usize, eval: Score, allow: bool) -> Option<Score> {
+    fn null_move(
+        &mut self,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        eval: Score,
+        allow: bool,
+    ) -> Option<Score> {
         let side = self.pos.side_to_move();
         if !allow || depth < 3 || eval < beta || non_pawn_material(&self.pos, side) == 0 {
             return None;
@@ -616,7 +677,11 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut best = -INFINITY;
-        let stand_pat = if in_check { -INFINITY } else { entry.map_or_else(|| evaluate(&self.pos), |e| e.eval) };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
         if !in_check {
             if stand_pat >= beta {
                 return stand_pat;
@@ -634,7 +699,12 @@ impl<'a> Searcher<'a> {
             let mv = moves[i];
             if in_check || is_tactical(&self.pos, mv) {
                 moves.as_mut_slice()[count] = mv;
-                scores[count] = mvv_lva(&self.pos, mv) + if mv.promotion() == Some(Piece::Queen) { 8000 } else { 0 };
+                scores[count] = mvv_lva(&self.pos, mv)
+                    + if mv.promotion() == Some(Piece::Queen) {
+                        8000
+                    } else {
+                        0
+                    };
                 count += 1;
             }
         }
@@ -702,7 +772,11 @@ impl<'a> Searcher<'a> {
 
     fn report_line(&mut self, depth: i32, pv_index: usize, bound: Option<Bound>) {
         let rm = &self.root_moves[pv_index];
-        let score = if rm.score == -INFINITY { rm.previous } else { rm.score };
+        let score = if rm.score == -INFINITY {
+            rm.previous
+        } else {
+            rm.score
+        };
         if score == -INFINITY {
             return;
         }
@@ -737,7 +811,9 @@ impl<'a> Searcher<'a> {
             Some(&mv) => mv,
             None => self.tt.probe(after.key(), 1)?.mv,
         };
-        legal_moves(&after).contains(&candidate).then_some(candidate)
+        legal_moves(&after)
+            .contains(&candidate)
+            .then_some(candidate)
     }
 }
 

@@ -28,7 +28,10 @@ pub struct Ordering {
 
 impl Default for Ordering {
     fn default() -> Self {
-        Ordering { killers: [[Move::NULL; 2]; MAX_PLY + 2], history: Box::new([[[0; 64]; 64]; 2]) }
+        Ordering {
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
     }
 }
 
@@ -58,7 +61,11 @@ impl Ordering {
             None => {}
         }
         if captured(pos, mv).is_some() {
-            let base = if see(pos, mv) >= 0 { GOOD_CAPTURE } else { BAD_CAPTURE };
+            let base = if see(pos, mv) >= 0 {
+                GOOD_CAPTURE
+            } else {
+                BAD_CAPTURE
+            };
             return base + mvv_lva(pos, mv);
         }
         let killers = &self.killers[ply.min(MAX_PLY)];
@@ -148,12 +155,21 @@ mod tests {
     fn history_rewards_and_stays_bounded() {
         let mut order = Ordering::default();
         let pos = Position::startpos();
-        let (a, b) = (pos.parse_uci("g1f3").unwrap(), pos.parse_uci("a2a3").unwrap());
+        let (a, b) = (
+            pos.parse_uci("g1f3").unwrap(),
+            pos.parse_uci("a2a3").unwrap(),
+        );
         for _ in 0..1000 {
             order.reward(Color::White, a, &[b], 40, 3);
         }
-        let (ha, hb) = (order.history(Color::White, a), order.history(Color::White, b));
-        assert!(ha > 0 && ha <= HISTORY_MAX && hb < 0 && hb >= -HISTORY_MAX, "{ha} {hb}");
+        let (ha, hb) = (
+            order.history(Color::White, a),
+            order.history(Color::White, b),
+        );
+        assert!(
+            ha > 0 && ha <= HISTORY_MAX && hb < 0 && hb >= -HISTORY_MAX,
+            "{ha} {hb}"
+        );
         assert!(order.is_killer(a, 3) && !order.is_killer(a, 4));
     }
 }

@@ -25,7 +25,8 @@ pub fn captured(pos: &Position, mv: Move) -> Option<Piece> {
     if them.contains(mv.to()) {
         return pos.piece_on(mv.to());
     }
-    let is_en_passant = pos.en_passant() == Some(mv.to()) && pos.piece_on(mv.from()) == Some(Piece::Pawn);
+    let is_en_passant =
+        pos.en_passant() == Some(mv.to()) && pos.piece_on(mv.from()) == Some(Piece::Pawn);
     is_en_passant.then_some(Piece::Pawn)
 }
 
@@ -33,9 +34,11 @@ pub fn captured(pos: &Position, mv: Move) -> Option<Piece> {
 #[inline]
 fn least_valuable(pos: &Position, attackers: Bitboard, side: Color) -> Option<(Square, Piece)> {
     let own = attackers & pos.color(side);
-    Piece::ALL
-        .into_iter()
-        .find_map(|piece| (own & pos.pieces(piece)).first().map(|square| (square, piece)))
+    Piece::ALL.into_iter().find_map(|piece| {
+        (own & pos.pieces(piece))
+            .first()
+            .map(|square| (square, piece))
+    })
 }
 
 /// The expected material gain of `mv` for the side to move, in [`SEE_VALUE`] units.
@@ -72,7 +75,9 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         occupied ^= Bitboard::from_square(from_square);
         let attackers = pos.attackers_to(to, occupied) & occupied;
         side = side.flip();
-        let Some((square, next)) = least_valuable(pos, attackers, side) else { break };
+        let Some((square, next)) = least_valuable(pos, attackers, side) else {
+            break;
+        };
         // A king may not capture onto a square the other side still defends.
         if next == Piece::King && (attackers & pos.color(side.flip())).is_nonempty() {
             break;
@@ -99,10 +104,16 @@ mod tests {
     #[test]
     fn classic_exchanges() {
         // Free pawn (CPW's SEE example 1): Rxe5 wins a pawn.
-        assert_eq!(see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), 100);
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
         // Defended pawn, x-ray queen behind rook (CPW example 2): Nxe5 loses.
         assert_eq!(
-            see_of("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5"),
+            see_of(
+                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+                "d3e5"
+            ),
             -200
         );
         // Quiet move to an attacked square loses the piece.

@@ -110,17 +110,32 @@ impl TranspositionTable {
     /// Stores a result for `key` found `ply` plies from the root.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&mut self, key: u64, ply: usize, mv: Move, score: Score, eval: Score, depth: i32, bound: Bound) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
         let start = self.bucket(key);
         let age = self.age;
         let bucket = &mut self.slots[start..start + BUCKET];
         let index = match bucket.iter().position(|s| s.key == key) {
             Some(i) => i,
-            None => (0..BUCKET).min_by_key(|&i| worth(&bucket[i], age)).unwrap_or(0),
+            None => (0..BUCKET)
+                .min_by_key(|&i| worth(&bucket[i], age))
+                .unwrap_or(0),
         };
         let slot = &mut bucket[index];
         // Keep an older best move rather than erase it with "none".
-        let mv = if mv == Move::NULL && slot.key == key { slot.mv } else { mv.bits() };
+        let mv = if mv == Move::NULL && slot.key == key {
+            slot.mv
+        } else {
+            mv.bits()
+        };
         let bound_bits = match bound {
             Bound::Upper => 1,
             Bound::Lower => 2,
@@ -165,7 +180,11 @@ fn move_from_bits(bits: u16) -> Move {
         0 => None,
         index => Piece::from_index(index as usize),
     };
-    Move::new(Square::new((bits & 63) as u8), Square::new((bits >> 6 & 63) as u8), promotion)
+    Move::new(
+        Square::new((bits & 63) as u8),
+        Square::new((bits >> 6 & 63) as u8),
+        promotion,
+    )
 }
 
 /// A score to store: mate distances counted from this node instead of the root.
@@ -206,7 +225,10 @@ mod tests {
         let at_ply_4 = tt.probe(42, 4).unwrap();
         assert_eq!(at_ply_4.score, MATE - 7);
         assert_eq!(at_ply_4.mv, mv);
-        assert_eq!((at_ply_4.depth, at_ply_4.bound, at_ply_4.eval), (6, Bound::Exact, 7));
+        assert_eq!(
+            (at_ply_4.depth, at_ply_4.bound, at_ply_4.eval),
+            (6, Bound::Exact, 7)
+        );
         assert!(tt.probe(43, 0).is_none());
     }
 

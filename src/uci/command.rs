@@ -15,9 +15,15 @@ pub enum Command {
     IsReady,
     NewGame,
     /// `setoption name <name> [value <value>]`; the name may contain spaces.
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     /// `position startpos|fen <fen> [moves ...]`; `fen: None` is startpos.
-    Position { fen: Option<String>, moves: Vec<String> },
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
     /// `position` that names neither startpos nor fen.
     BadPosition(String),
     Go(Go),
@@ -50,28 +56,29 @@ pub struct Go {
     pub searchmoves: Vec<String>,
 }
 
-impl Go {
-    /// Whether no limit at all was given (a bare `go`, searched like `go infinite`).
-    pub fn is_unlimited(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.movetime.is_none()
-            && self.wtime.is_none()
-            && self.btime.is_none()
-            && self.mate.is_none()
-    }
-}
-
 /// Keywords of `go`, used to end a `searchmoves` list.
 const GO_KEYWORDS: [&str; 13] = [
-    "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate",
-    "movetime", "infinite", "perft",
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
 ];
 
 /// Parses one line (already decoded, without its line break).
 pub fn parse(line: &str) -> Command {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some((&first, rest)) = tokens.split_first() else { return Command::Empty };
+    let Some((&first, rest)) = tokens.split_first() else {
+        return Command::Empty;
+    };
     match first {
         "uci" => Command::Uci,
         "isready" => Command::IsReady,
@@ -157,22 +164,37 @@ fn parse_position(tokens: &[&str]) -> Command {
     let moves = moves.iter().map(|m| m.to_string()).collect();
     match setup.split_first() {
         Some((&"startpos", [])) => Command::Position { fen: None, moves },
-        Some((&"fen", fields)) if !fields.is_empty() => Command::Position { fen: Some(fields.join(" ")), moves },
+        Some((&"fen", fields)) if !fields.is_empty() => Command::Position {
+            fen: Some(fields.join(" ")),
+            moves,
+        },
         Some((&"fen", _)) => Command::BadPosition("'position fen' needs a FEN".to_string()),
-        Some((&"startpos", extra)) => {
-            Command::BadPosition(format!("unexpected '{}' after 'position startpos'", extra.join(" ")))
+        Some((&"startpos", extra)) => Command::BadPosition(format!(
+            "unexpected '{}' after 'position startpos'",
+            extra.join(" ")
+        )),
+        _ => {
+            Command::BadPosition("expected 'position startpos' or 'position fen <FEN>'".to_string())
         }
-        _ => Command::BadPosition("expected 'position startpos' or 'position fen <FEN>'".to_string()),
     }
 }
 
 fn parse_setoption(tokens: &[&str]) -> Command {
     let Some((&"name", rest)) = tokens.split_first() else {
-        return Command::SetOption { name: String::new(), value: None };
+        return Command::SetOption {
+            name: String::new(),
+            value: None,
+        };
     };
     match rest.iter().position(|&t| t == "value") {
-        Some(at) => Command::SetOption { name: rest[..at].join(" "), value: Some(rest[at + 1..].join(" ")) },
-        None => Command::SetOption { name: rest.join(" "), value: None },
+        Some(at) => Command::SetOption {
+            name: rest[..at].join(" "),
+            value: Some(rest[at + 1..].join(" ")),
+        },
+        None => Command::SetOption {
+            name: rest.join(" "),
+            value: None,
+        },
     }
 }
 
@@ -194,22 +216,41 @@ mod tests {
     fn position_forms() {
         assert_eq!(
             parse("position startpos moves e2e4  e7e5"),
-            Command::Position { fen: None, moves: vec!["e2e4".into(), "e7e5".into()] }
+            Command::Position {
+                fen: None,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            }
         );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1"),
-            Command::Position { fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()), moves: vec![] }
+            Command::Position {
+                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+                moves: vec![]
+            }
         );
         assert!(matches!(parse("position"), Command::BadPosition(_)));
         assert!(matches!(parse("position fen"), Command::BadPosition(_)));
-        assert!(matches!(parse("position fen moves e2e4"), Command::BadPosition(_)));
-        assert!(matches!(parse("position startpos e2e4"), Command::BadPosition(_)));
-        assert_eq!(parse("position startpos moves"), Command::Position { fen: None, moves: vec![] });
+        assert!(matches!(
+            parse("position fen moves e2e4"),
+            Command::BadPosition(_)
+        ));
+        assert!(matches!(
+            parse("position startpos e2e4"),
+            Command::BadPosition(_)
+        ));
+        assert_eq!(
+            parse("position startpos moves"),
+            Command::Position {
+                fen: None,
+                moves: vec![]
+            }
+        );
     }
 
     #[test]
     fn go_values_are_lenient() {
-        let Command::Go(go) = parse("go wtime 1000 btime -5 winc binc 99999999999999999999999 movestogo 3")
+        let Command::Go(go) =
+            parse("go wtime 1000 btime -5 winc binc 99999999999999999999999 movestogo 3")
         else {
             panic!("not a go")
         };
@@ -218,11 +259,18 @@ mod tests {
         assert_eq!(go.winc, Some(0));
         assert_eq!(go.binc, Some(u64::MAX));
         assert_eq!(go.movestogo, Some(3));
-        let Command::Go(go) = parse("go depth movetime 50 searchmoves e2e4 d2d4 ponder") else { panic!() };
-        assert_eq!((go.depth, go.movetime, go.ponder), (Some(0), Some(50), true));
+        let Command::Go(go) = parse("go depth movetime 50 searchmoves e2e4 d2d4 ponder") else {
+            panic!()
+        };
+        assert_eq!(
+            (go.depth, go.movetime, go.ponder),
+            (Some(0), Some(50), true)
+        );
         assert_eq!(go.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
-        let Command::Go(go) = parse("go") else { panic!() };
-        assert!(go.is_unlimited() && !go.infinite);
+        let Command::Go(go) = parse("go") else {
+            panic!()
+        };
+        assert_eq!(go, Go::default());
         assert_eq!(parse("go perft 3"), Command::Perft(3));
         assert_eq!(parse("go perft"), Command::Perft(0));
     }
@@ -231,9 +279,24 @@ mod tests {
     fn setoption_names_with_spaces() {
         assert_eq!(
             parse("setoption name Move Overhead value 100"),
-            Command::SetOption { name: "Move Overhead".into(), value: Some("100".into()) }
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            }
         );
-        assert_eq!(parse("setoption name Clear Hash"), Command::SetOption { name: "Clear Hash".into(), value: None });
-        assert_eq!(parse("setoption"), Command::SetOption { name: String::new(), value: None });
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            parse("setoption"),
+            Command::SetOption {
+                name: String::new(),
+                value: None
+            }
+        );
     }
 }

@@ -143,9 +143,13 @@ impl Engine {
     fn identify(&self) {
         self.say(&format!("id name {NAME}"));
         self.say(&format!("id author {AUTHOR}"));
-        self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
+        self.say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
         self.say("option name Clear Hash type button");
-        self.say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"));
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+        ));
         self.say("option name UCI_Chess960 type check default false");
         self.say(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
@@ -157,7 +161,9 @@ impl Engine {
     }
 
     fn lock_tt(&self) -> std::sync::MutexGuard<'_, TranspositionTable> {
-        self.tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.tt
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn set_start_position(&mut self) {
@@ -171,24 +177,33 @@ impl Engine {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let Some(mb) = spin(value, 1, MAX_HASH_MB as u64) else {
-                    return self.error(&format!("Hash must be a number of MiB from 1 to {MAX_HASH_MB}, got '{value}'"));
+                    return self.error(&format!(
+                        "Hash must be a number of MiB from 1 to {MAX_HASH_MB}, got '{value}'"
+                    ));
                 };
                 match TranspositionTable::new(mb as usize) {
                     Some(tt) => {
                         *self.lock_tt() = tt;
                         self.options.hash_mb = mb as usize;
                     }
-                    None => self.error(&format!("cannot allocate {mb} MiB; Hash stays {} MiB", self.options.hash_mb)),
+                    None => self.error(&format!(
+                        "cannot allocate {mb} MiB; Hash stays {} MiB",
+                        self.options.hash_mb
+                    )),
                 }
             }
             "clear hash" => self.lock_tt().clear(),
             "multipv" => match spin(value, 1, MAX_MULTI_PV as u64) {
                 Some(n) => self.options.multi_pv = n as usize,
-                None => self.error(&format!("MultiPV must be 1 to {MAX_MULTI_PV}, got '{value}'")),
+                None => self.error(&format!(
+                    "MultiPV must be 1 to {MAX_MULTI_PV}, got '{value}'"
+                )),
             },
             "move overhead" => match spin(value, 0, MAX_OVERHEAD_MS) {
                 Some(ms) => self.options.move_overhead = ms,
-                None => self.error(&format!("Move Overhead must be 0 to {MAX_OVERHEAD_MS} ms, got '{value}'")),
+                None => self.error(&format!(
+                    "Move Overhead must be 0 to {MAX_OVERHEAD_MS} ms, got '{value}'"
+                )),
             },
             "threads" => match spin(value, 1, 1024) {
                 Some(1) => {}
@@ -197,7 +212,9 @@ impl Engine {
             },
             "uci_chess960" => match check(value) {
                 Some(on) => self.set_chess960(on),
-                None => self.error(&format!("UCI_Chess960 must be true or false, got '{value}'")),
+                None => self.error(&format!(
+                    "UCI_Chess960 must be true or false, got '{value}'"
+                )),
             },
             "ponder" => match check(value) {
                 Some(on) => self.options.ponder = on,
@@ -256,7 +273,9 @@ impl Engine {
     /// `go perft N` in Stockfish's divide format.
     fn perft(&mut self, depth: u64) {
         if depth > MAX_PERFT_DEPTH {
-            self.say(&format!("info string perft depth capped at {MAX_PERFT_DEPTH}"));
+            self.say(&format!(
+                "info string perft depth capped at {MAX_PERFT_DEPTH}"
+            ));
         }
         let depth = depth.min(MAX_PERFT_DEPTH) as u32;
         let mut pos = self.position.clone();
@@ -309,11 +328,21 @@ impl Engine {
             }
         }
         let cap = MAX_PLY as u64;
+        // Any clock field means a timed game: a missing clock then counts as
+        // empty (a quick move) rather than as no limit at all.
+        let clock = [go.wtime, go.btime, go.winc, go.binc, go.movestogo]
+            .iter()
+            .any(Option::is_some);
+        let time = if clock {
+            [Some(go.wtime.unwrap_or(0)), Some(go.btime.unwrap_or(0))]
+        } else {
+            [None, None]
+        };
         Limits {
             depth: go.depth.map(|d| d.clamp(1, cap) as i32),
             nodes: go.nodes,
             movetime: go.movetime,
-            time: [go.wtime, go.btime],
+            time,
             increment: [go.winc.unwrap_or(0), go.binc.unwrap_or(0)],
             moves_to_go: go.movestogo,
             infinite: go.infinite,
@@ -355,7 +384,14 @@ fn run_search(
 ) {
     let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut report = |line: &search::Report| out.line(&report_text(&position, line));
-    let outcome = search::search(&position, &history, &mut table, &limits, &signals, &mut report);
+    let outcome = search::search(
+        &position,
+        &history,
+        &mut table,
+        &limits,
+        &signals,
+        &mut report,
+    );
     drop(table);
     if outcome.best == crate::types::Move::NULL {
         out.line(&format!("info depth 0 {}", score_text(outcome.score, None)));

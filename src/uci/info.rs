@@ -39,7 +39,11 @@ pub fn score_text(score: i32, bound: Option<Bound>) -> String {
 /// The full `info depth ...` line of a search report.
 pub fn report_text(root: &Position, report: &Report) -> String {
     let millis = report.elapsed.as_millis() as u64;
-    let nps = if millis > 0 { report.nodes.saturating_mul(1000) / millis } else { 0 };
+    let nps = if millis > 0 {
+        report.nodes.saturating_mul(1000) / millis
+    } else {
+        0
+    };
     let mut text = format!(
         "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
         report.depth,
@@ -82,13 +86,22 @@ mod tests {
     #[test]
     fn scores_and_lines() {
         assert_eq!(score_text(35, None), "score cp 35");
-        assert_eq!(score_text(MATE - 3, Some(Bound::Lower)), "score mate 2 lowerbound");
-        assert_eq!(score_text(-MATE + 2, Some(Bound::Upper)), "score mate -1 upperbound");
+        assert_eq!(
+            score_text(MATE - 3, Some(Bound::Lower)),
+            "score mate 2 lowerbound"
+        );
+        assert_eq!(
+            score_text(-MATE + 2, Some(Bound::Upper)),
+            "score mate -1 upperbound"
+        );
         let pos = Position::startpos();
         let e4 = pos.parse_uci("e2e4").unwrap();
         let e5 = pos.play(e4).parse_uci("e7e5").unwrap();
         assert_eq!(line_text(&pos, &[e4, e5, e5]), "e2e4 e7e5");
-        assert_eq!(bestmove_text(&pos, e4, Some(e5)), "bestmove e2e4 ponder e7e5");
+        assert_eq!(
+            bestmove_text(&pos, e4, Some(e5)),
+            "bestmove e2e4 ponder e7e5"
+        );
         assert_eq!(bestmove_text(&pos, e4, Some(e4)), "bestmove e2e4");
         assert_eq!(bestmove_text(&pos, Move::NULL, None), "bestmove 0000");
     }

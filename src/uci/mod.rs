@@ -36,7 +36,10 @@ impl Output {
     /// Writes one or more lines and flushes, all under one lock so lines
     /// from two threads never interleave.
     pub fn line(&self, text: &str) {
-        let mut sink = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut sink = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let _ = writeln!(sink, "{text}");
         let _ = sink.flush();
     }
@@ -73,7 +76,11 @@ fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
         }
         input.consume(used);
         if complete {
-            let item = if overflow > 0 { Input::TooLong(overflow) } else { Input::Line(decode(&line)) };
+            let item = if overflow > 0 {
+                Input::TooLong(overflow)
+            } else {
+                Input::Line(decode(&line))
+            };
             line.clear();
             overflow = 0;
             if lines.send(item).is_err() {
@@ -109,7 +116,9 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
         let keep_going = match item {
             Input::Line(line) => engine.handle(&line),
             Input::TooLong(length) => {
-                out.line(&format!("info string error: ignored an input line of {length} bytes (limit {MAX_LINE})"));
+                out.line(&format!(
+                    "info string error: ignored an input line of {length} bytes (limit {MAX_LINE})"
+                ));
                 true
             }
         };

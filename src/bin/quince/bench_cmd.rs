@@ -19,7 +19,7 @@ pub struct BenchArgs {
     pub depth: u32,
 }
 
-const DEFAULT_DEPTH: u32 = 9;
+const DEFAULT_DEPTH: u32 = 12;
 const HASH_MB: usize = 16;
 
 /// Opening, middlegame and endgame positions, including the usual perft
@@ -40,13 +40,19 @@ const POSITIONS: [&str; 12] = [
 ];
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode, UserError> {
-    let mut tt = TranspositionTable::new(HASH_MB).ok_or_else(|| UserError("cannot allocate the hash table".into()))?;
+    let mut tt = TranspositionTable::new(HASH_MB)
+        .ok_or_else(|| UserError("cannot allocate the hash table".into()))?;
     let signals = Signals::default();
-    let limits = Limits { depth: Some(args.depth as i32), multi_pv: 1, ..Limits::default() };
+    let limits = Limits {
+        depth: Some(args.depth as i32),
+        multi_pv: 1,
+        ..Limits::default()
+    };
     let start = Instant::now();
     let mut total = 0u64;
     for (index, fen) in POSITIONS.iter().enumerate() {
-        let pos = Position::from_fen(fen).map_err(|e| UserError(format!("bench position {fen}: {e}")))?;
+        let pos =
+            Position::from_fen(fen).map_err(|e| UserError(format!("bench position {fen}: {e}")))?;
         tt.clear();
         let outcome = search::search(&pos, &[], &mut tt, &limits, &signals, &mut |_| {});
         total += outcome.nodes;
