@@ -192,7 +192,7 @@ impl<'a> Searcher<'a> {
             .iter()
             .map(|&mv| (self.ordering.score(&self.pos, mv, tt_move, 0), mv))
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         self.root_moves = scored
             .into_iter()
             .map(|(_, mv)| RootMove {
@@ -228,7 +228,7 @@ impl<'a> Searcher<'a> {
             for pv_index in 0..lines {
                 self.seldepth = 0;
                 self.aspiration(depth, pv_index);
-                self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -280,10 +280,10 @@ impl<'a> Searcher<'a> {
     /// Whether to stop after the iteration at `depth` completed.
     fn iteration_is_last(&mut self, depth: i32) -> bool {
         let best = self.root_moves[0].score;
-        if let Some(n) = self.limits.mate {
-            if best >= MATE_BOUND && score::mate_moves(best).is_some_and(|m| m <= n as i32) {
-                return true;
-            }
+        if let Some(n) = self.limits.mate
+            && score::mate_moves(best).is_some_and(|m| m > 0 && m <= n as i32)
+        {
+            return true;
         }
         if self.pondering || self.limits.infinite {
             return false;
@@ -318,7 +318,7 @@ impl<'a> Searcher<'a> {
         };
         loop {
             let score = self.root_search(depth, alpha, beta, pv_index);
-            self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
             }
@@ -414,12 +414,13 @@ impl<'a> Searcher<'a> {
             self.pondering = false;
             self.start = Instant::now();
         }
-        if self.may_stop && !self.pondering && !self.limits.infinite {
-            if let Some(budget) = self.budget {
-                if self.start.elapsed() >= budget.hard {
-                    self.stopped = true;
-                }
-            }
+        if self.may_stop
+            && !self.pondering
+            && !self.limits.infinite
+            && let Some(budget) = self.budget
+            && self.start.elapsed() >= budget.hard
+        {
+            self.stopped = true;
         }
     }
 
@@ -492,10 +493,12 @@ impl<'a> Searcher<'a> {
         let key = self.pos.key();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && e.depth >= depth && cuts(e.bound, e.score, alpha, beta) {
-                return e.score;
-            }
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+            && cuts(e.bound, e.score, alpha, beta)
+        {
+            return e.score;
         }
         let static_eval = if in_check {
             -INFINITY
@@ -671,10 +674,11 @@ impl<'a> Searcher<'a> {
         let key = self.pos.key();
         let entry = self.tt.probe(key, ply);
         let pv_node = beta - alpha > 1;
-        if let Some(e) = entry {
-            if !pv_node && cuts(e.bound, e.score, alpha, beta) {
-                return e.score;
-            }
+        if let Some(e) = entry
+            && !pv_node
+            && cuts(e.bound, e.score, alpha, beta)
+        {
+            return e.score;
         }
         let mut best = -INFINITY;
         let stand_pat = if in_check {

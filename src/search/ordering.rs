@@ -167,7 +167,7 @@ mod tests {
             order.history(Color::White, b),
         );
         assert!(
-            ha > 0 && ha <= HISTORY_MAX && hb < 0 && hb >= -HISTORY_MAX,
+            (1..=HISTORY_MAX).contains(&ha) && (-HISTORY_MAX..0).contains(&hb),
             "{ha} {hb}"
         );
         assert!(order.is_killer(a, 3) && !order.is_killer(a, 4));

@@ -39,11 +39,11 @@ pub fn score_text(score: i32, bound: Option<Bound>) -> String {
 /// The full `info depth ...` line of a search report.
 pub fn report_text(root: &Position, report: &Report) -> String {
     let millis = report.elapsed.as_millis() as u64;
-    let nps = if millis > 0 {
-        report.nodes.saturating_mul(1000) / millis
-    } else {
-        0
-    };
+    let nps = report
+        .nodes
+        .saturating_mul(1000)
+        .checked_div(millis)
+        .unwrap_or(0);
     let mut text = format!(
         "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
         report.depth,
