@@ -724,3 +724,20 @@ fn bench_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn a_deep_perft_answers_isready_and_stops() {
+    let mut engine = Engine::start();
+    engine
+        .send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    engine.send("go perft 9");
+    assert_eq!(engine.sync().last().unwrap(), "readyok");
+    engine.send("stop");
+    let lines = engine.until(|l| l.starts_with("Nodes searched"));
+    assert!(
+        lines.iter().any(|l| l == "info string perft stopped"),
+        "{lines:#?}"
+    );
+    let lines = engine.go("go depth 3");
+    assert_eq!(bestmoves(&lines).len(), 1);
+}

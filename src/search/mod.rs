@@ -830,3 +830,51 @@ fn cuts(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
         Bound::Upper => score <= alpha,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(fen: &str, depth: i32) -> Outcome {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            multi_pv: 1,
+            ..Limits::default()
+        };
+        search(
+            &pos,
+            &[],
+            &mut tt,
+            &limits,
+            &Signals::default(),
+            &mut |_| {},
+        )
+    }
+
+    #[test]
+    fn fifty_move_rule_draws_unless_the_last_move_mates() {
+        // Qa8 mates on the hundredth half-move: mate beats the fifty-move rule.
+        let mate = run("7k/8/6K1/8/8/8/8/Q7 w - - 99 80", 4);
+        assert_eq!(score::mate_moves(mate.score), Some(1));
+        // Without a mate, every move completes fifty moves: a draw despite the queen.
+        let draw = run("7k/8/8/8/8/8/8/KQ6 w - - 99 80", 4);
+        assert_eq!(draw.score, DRAW);
+    }
+
+    #[test]
+    fn insufficient_material_and_stalemate_score_zero() {
+        assert_eq!(run("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", 6).score, DRAW);
+        let stalemate = run("7k/8/6QK/8/8/8/8/8 b - - 0 1", 3);
+        assert_eq!((stalemate.best, stalemate.score), (Move::NULL, DRAW));
+    }
+
+    #[test]
+    fn mate_scores_count_moves_from_the_root() {
+        let mated = run("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", 3);
+        assert_eq!((mated.best, mated.score), (Move::NULL, mated_in(0)));
+        let two = run("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 6);
+        assert_eq!(two.score, MATE - 3);
+    }
+}

@@ -14,11 +14,11 @@ use super::Output;
 use super::command::{self, Command, Go};
 use super::info::{bestmove_text, report_text, score_text};
 use crate::movegen::legal_moves;
-use crate::perft;
 use crate::position::Position;
 use crate::search::limits::{Limits, Signals};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, score::MAX_PLY};
+use crate::types::Move;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -31,9 +31,9 @@ const MAX_HASH_MB: usize = 4096;
 const MAX_MULTI_PV: usize = 256;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 const MAX_OVERHEAD_MS: u64 = 5000;
-/// `go perft` runs on the protocol thread and cannot be stopped, so its
-/// depth is capped to keep the engine responsive.
-const MAX_PERFT_DEPTH: u64 = 7;
+/// Deeper `go perft` requests are capped (depth 12 already means hours;
+/// `stop` ends it at any time).
+const MAX_PERFT_DEPTH: u64 = 12;
 
 /// The options GUIs can set.
 #[derive(Clone, Debug)]
@@ -270,7 +270,8 @@ impl Engine {
         self.history = history;
     }
 
-    /// `go perft N` in Stockfish's divide format.
+    /// `go perft N` in Stockfish's divide format, on the worker thread so
+    /// that `isready` is answered and `stop` ends it.
     fn perft(&mut self, depth: u64) {
         if depth > MAX_PERFT_DEPTH {
             self.say(&format!(
@@ -278,19 +279,17 @@ impl Engine {
             ));
         }
         let depth = depth.min(MAX_PERFT_DEPTH) as u32;
-        let mut pos = self.position.clone();
-        let mut text = String::new();
-        let total = if depth == 0 {
-            1
-        } else {
-            let divide = perft::divide(&mut pos, depth, true);
-            for (mv, nodes) in &divide {
-                text.push_str(&format!("{}: {nodes}\n", pos.uci(*mv)));
-            }
-            divide.iter().map(|(_, n)| n).sum()
-        };
-        text.push_str(&format!("\nNodes searched: {total}\n"));
-        self.say(&text);
+        let position = self.position.clone();
+        let out = self.out.clone();
+        let signals = Arc::new(Signals::default());
+        let thread_signals = Arc::clone(&signals);
+        let spawned = std::thread::Builder::new()
+            .name("perft".to_string())
+            .spawn(move || run_perft(position, depth, &thread_signals, &out));
+        match spawned {
+            Ok(handle) => self.search = Some(Running { handle, signals }),
+            Err(e) => self.error(&format!("cannot start the perft thread: {e}")),
+        }
     }
 
     /// Starts a search on its own thread.
@@ -312,7 +311,7 @@ impl Engine {
             Err(e) => {
                 self.error(&format!("cannot start the search thread: {e}"));
                 let moves = legal_moves(&self.position);
-                let best = moves.first().copied().unwrap_or(crate::types::Move::NULL);
+                let best = moves.first().copied().unwrap_or(Move::NULL);
                 self.say(&bestmove_text(&self.position, best, None));
             }
         }
@@ -382,21 +381,89 @@ fn run_search(
     signals: Arc<Signals>,
     out: Output,
 ) {
-    let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut report = |line: &search::Report| out.line(&report_text(&position, line));
-    let outcome = search::search(
-        &position,
-        &history,
-        &mut table,
-        &limits,
-        &signals,
-        &mut report,
-    );
-    drop(table);
-    if outcome.best == crate::types::Move::NULL {
+    let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut report = |line: &search::Report| out.line(&report_text(&position, line));
+        search::search(
+            &position,
+            &history,
+            &mut table,
+            &limits,
+            &signals,
+            &mut report,
+        )
+    }));
+    let outcome = match searched {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            // A bug must not cost the game or break the protocol: answer
+            // with a legal move and start the next search with a fresh table.
+            out.line("info string error: the search failed; playing a legal move");
+            if let Some(fresh) = TranspositionTable::new(1) {
+                *tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = fresh;
+            }
+            let best = legal_moves(&position)
+                .first()
+                .copied()
+                .unwrap_or(Move::NULL);
+            search::Outcome {
+                best,
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+            }
+        }
+    };
+    if outcome.best == Move::NULL {
         out.line(&format!("info depth 0 {}", score_text(outcome.score, None)));
     }
     out.line(&bestmove_text(&position, outcome.best, outcome.ponder));
+}
+
+/// The body of the perft thread: one line per root move as it finishes.
+fn run_perft(mut position: Position, depth: u32, signals: &Signals, out: &Output) {
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    }
+    for mv in legal_moves(&position).iter().copied() {
+        if depth == 0 {
+            break;
+        }
+        let undo = position.make(mv);
+        let nodes = stoppable_perft(&mut position, depth - 1, signals);
+        position.unmake(mv, undo);
+        let Some(nodes) = nodes else {
+            out.line("info string perft stopped");
+            break;
+        };
+        total += nodes;
+        out.line(&format!("{}: {nodes}", position.uci(mv)));
+    }
+    out.line(&format!("\nNodes searched: {total}\n"));
+}
+
+/// Leaf count below `position` (bulk-counted last ply), or `None` once
+/// `stop` is seen: the core's perft has no stop check, and a deep perft
+/// must not keep `stop` or `quit` waiting.
+fn stoppable_perft(position: &mut Position, depth: u32, signals: &Signals) -> Option<u64> {
+    match depth {
+        0 => return Some(1),
+        1 => return Some(crate::movegen::count_legal(position)),
+        _ => {}
+    }
+    if signals.stopped() {
+        return None;
+    }
+    let mut total = 0;
+    for mv in legal_moves(position).iter().copied() {
+        let undo = position.make(mv);
+        let nodes = stoppable_perft(position, depth - 1, signals);
+        position.unmake(mv, undo);
+        total += nodes?;
+    }
+    Some(total)
 }
 
 /// A spin value within `min..=max`.
