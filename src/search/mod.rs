@@ -856,7 +856,7 @@ mod tests {
     #[test]
     fn fifty_move_rule_draws_unless_the_last_move_mates() {
         // Qa8 mates on the hundredth half-move: mate beats the fifty-move rule.
-        let mate = run("7k/8/6K1/8/8/8/8/Q7 w - - 99 80", 4);
+        let mate = run("7k/8/6K1/8/8/8/Q7/8 w - - 99 80", 4);
         assert_eq!(score::mate_moves(mate.score), Some(1));
         // Without a mate, every move completes fifty moves: a draw despite the queen.
         let draw = run("7k/8/8/8/8/8/8/KQ6 w - - 99 80", 4);
