@@ -35,3 +35,6 @@ pub mod types;
 
 pub use position::{FenError, Position};
 pub use types::{Bitboard, Color, File, Move, Piece, Rank, Square};
+pub mod eval;
+pub mod search;
+pub mod uci;

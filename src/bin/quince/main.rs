@@ -5,9 +5,11 @@
 //! `error: <what is wrong>`.
 
 use clap::{Args, Parser, Subcommand};
+mod bench_cmd;
 mod perft_cmd;
 mod split_cmd;
 mod suite_cmd;
+mod uci_cmd;
 
 use std::process::ExitCode;
 
@@ -33,6 +35,10 @@ enum Command {
     Perft(PerftArgs),
     /// Run EPD perft suites and compare every count with the expected one.
     Suite(SuiteArgs),
+    /// Speak UCI on stdin/stdout (also what `quince` without arguments does).
+    Uci,
+    /// Search fixed positions to a fixed depth; prints total nodes and nodes/s.
+    Bench(bench_cmd::BenchArgs),
 }
 
 #[derive(Args)]
@@ -207,11 +213,9 @@ fn main() -> ExitCode {
             Some(action) => split_cmd::run(action),
         },
         Some(Command::Suite(args)) => suite_cmd::run(&args),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Bench(args)) => bench_cmd::run(&args),
+        // GUIs start engines without arguments.
+        Some(Command::Uci) | None => Ok(uci_cmd::run()),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,134 @@
+//! What bounds a search, and the signals the protocol thread sends it.
+
+use crate::types::{Color, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The limits of one `go`, already sanitised by the caller (no negative
+/// numbers; `searchmoves` legal in the root position).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes (checked at every node, so searches
+    /// with a node limit are deterministic).
+    pub nodes: Option<u64>,
+    /// Exact time to use, in milliseconds.
+    pub movetime: Option<u64>,
+    /// Remaining clock time per colour (White, Black) in milliseconds.
+    pub time: [Option<u64>; 2],
+    /// Increment per move per colour, in milliseconds.
+    pub increment: [u64; 2],
+    /// Moves until the next time control, if not sudden death.
+    pub moves_to_go: Option<u64>,
+    /// Search until `stop`, whatever happens.
+    pub infinite: bool,
+    /// Pondering: no time limit until `ponderhit` clears [`Signals::ponder`].
+    pub ponder: bool,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    /// Only these root moves (empty: all).
+    pub search_moves: Vec<Move>,
+    /// Number of principal variations to report (at least 1).
+    pub multi_pv: usize,
+    /// Milliseconds to keep in reserve per move for GUI and pipe latency.
+    pub move_overhead: u64,
+}
+
+/// Shared between the protocol thread and the search thread.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Set by `stop`/`quit`: abort as soon as possible.
+    pub stop: AtomicBool,
+    /// Set while pondering; `ponderhit` clears it and the clock starts.
+    pub ponder: AtomicBool,
+}
+
+impl Signals {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn pondering(&self) -> bool {
+        self.ponder.load(Ordering::Relaxed)
+    }
+}
+
+/// The time allotted to one move: after `soft`, no new iteration starts;
+/// at `hard` the search is aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+/// Moves assumed to remain in a sudden-death game.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+impl Limits {
+    /// The time budget for `side`, or `None` without a time limit.
+    ///
+    /// With a clock: a base share `clock / moves_to_go + 3/4 * increment`,
+    /// soft at 60 % of it and hard at three times it, but never more than
+    /// 40 % (soft) and 75 % (hard) of the clock left after the overhead, so
+    /// a large increment or a nearly empty clock cannot overdraw it.
+    pub fn budget(&self, side: Color) -> Option<Budget> {
+        let overhead = self.move_overhead;
+        if let Some(movetime) = self.movetime {
+            let t = Duration::from_millis(movetime.saturating_sub(overhead));
+            return Some(Budget { soft: t, hard: t });
+        }
+        let clock = self.time[side.index()]?;
+        // u128 arithmetic: `go wtime 99999999999999999999` must not overflow.
+        let available = u128::from(clock.saturating_sub(overhead));
+        let increment = u128::from(self.increment[side.index()]);
+        let moves = u128::from(self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50));
+        let base = available / moves + increment.min(available) * 3 / 4;
+        let soft = (base * 6 / 10).min(available * 4 / 10);
+        let hard = (base * 3).min(available * 3 / 4).max(soft);
+        let (soft, hard) = (
+            soft.min(u64::MAX as u128) as u64,
+            hard.min(u64::MAX as u128) as u64,
+        );
+        Some(Budget {
+            soft: Duration::from_millis(soft),
+            hard: Duration::from_millis(hard),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Duration) -> u64 {
+        d.as_millis() as u64
+    }
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let mut limits = Limits {
+            move_overhead: 30,
+            ..Limits::default()
+        };
+        assert_eq!(limits.budget(Color::White), None);
+        for (clock, inc, mtg) in [
+            (10_000, 100, None),
+            (300, 0, None),
+            (200, 5_000, None),
+            (0, 0, None),
+            (60_000, 0, Some(1)),
+            (u64::MAX / 2, u64::MAX / 4, None),
+        ] {
+            limits.time = [Some(clock), Some(clock)];
+            limits.increment = [inc, inc];
+            limits.moves_to_go = mtg;
+            let budget = limits.budget(Color::Black).unwrap();
+            assert!(budget.soft <= budget.hard);
+            let limit = u128::from(clock.saturating_sub(30)) * 3 / 4;
+            assert!(u128::from(ms(budget.hard)) <= limit, "{clock} {inc}");
+        }
+        limits.movetime = Some(1000);
+        assert_eq!(ms(limits.budget(Color::White).unwrap().hard), 970);
+    }
+}

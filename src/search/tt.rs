@@ -1,0 +1,255 @@
+//! The transposition table: search results keyed by the core's Zobrist key
+//! ([`Position::key`](crate::Position::key)).
+//!
+//! Entries live in buckets of four (one 64-byte cache line). A store goes to
+//! the entry holding the same key if there is one, otherwise to the entry
+//! least worth keeping: entries from older searches (the table's `age`
+//! advances with every `go`) and shallow entries go first, so deep results
+//! of the current search survive (depth-preferred replacement with aging).
+//!
+//! Mate scores are stored relative to the node ("mate in 3 from here") and
+//! converted back to the root's distance on probing, since the same
+//! position can be reached at different plies.
+
+use super::score::{MATE_BOUND, Score};
+use crate::types::{Move, Piece, Square};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The search failed high: true value >= score.
+    Lower,
+    /// The search failed low: true value <= score.
+    Upper,
+    /// An exact value (PV node).
+    Exact,
+}
+
+/// One stored result, 16 bytes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    mv: u16,
+    score: i16,
+    eval: i16,
+    depth: u8,
+    /// Bound in the low two bits (0 = empty), age above.
+    meta: u8,
+}
+
+/// A probe result, with the score already adjusted to the probing ply.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub mv: Move,
+    pub score: Score,
+    pub eval: Score,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const BUCKET: usize = 4;
+const AGE_STEP: u8 = 4;
+
+/// The table. Its size is a power-of-two number of buckets.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    age: u8,
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MiB (at least one bucket). Returns
+    /// `None` if the memory cannot be had, instead of aborting.
+    pub fn new(megabytes: usize) -> Option<TranspositionTable> {
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (BUCKET * size_of::<Slot>())).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(buckets * BUCKET).ok()?;
+        slots.resize(buckets * BUCKET, Slot::default());
+        Some(TranspositionTable { slots, age: 0 })
+    }
+
+    /// Forgets everything (`ucinewgame`, `Clear Hash`).
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+        self.age = 0;
+    }
+
+    /// Marks the start of a new search, so older entries become replaceable.
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(AGE_STEP);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        let buckets = self.slots.len() / BUCKET;
+        (key as usize & (buckets - 1)) * BUCKET
+    }
+
+    /// The entry for `key`, if stored. `ply` is the distance from the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
+        let start = self.bucket(key);
+        let slot = self.slots[start..start + BUCKET]
+            .iter()
+            .find(|s| s.key == key && s.meta & 3 != 0)?;
+        let bound = match slot.meta & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        };
+        Some(Entry {
+            mv: move_from_bits(slot.mv),
+            score: from_tt(slot.score as Score, ply),
+            eval: slot.eval as Score,
+            depth: slot.depth as i32,
+            bound,
+        })
+    }
+
+    /// Stores a result for `key` found `ply` plies from the root.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let start = self.bucket(key);
+        let age = self.age;
+        let bucket = &mut self.slots[start..start + BUCKET];
+        let index = match bucket.iter().position(|s| s.key == key) {
+            Some(i) => i,
+            None => (0..BUCKET)
+                .min_by_key(|&i| worth(&bucket[i], age))
+                .unwrap_or(0),
+        };
+        let slot = &mut bucket[index];
+        // Keep an older best move rather than erase it with "none".
+        let mv = if mv == Move::NULL && slot.key == key {
+            slot.mv
+        } else {
+            mv.bits()
+        };
+        let bound_bits = match bound {
+            Bound::Upper => 1,
+            Bound::Lower => 2,
+            Bound::Exact => 3,
+        };
+        *slot = Slot {
+            key,
+            mv,
+            score: to_tt(score, ply) as i16,
+            eval: eval.clamp(-30000, 30000) as i16,
+            depth: depth.clamp(0, 255) as u8,
+            meta: bound_bits | (age & !3),
+        };
+    }
+
+    /// Permille of a sample of entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| s.meta & 3 != 0 && s.meta & !3 == self.age & !3)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// How much an entry deserves to stay: its depth, minus a lot per search
+/// it has aged. Empty entries are worth least.
+#[inline]
+fn worth(slot: &Slot, age: u8) -> i32 {
+    if slot.meta & 3 == 0 {
+        return i32::MIN;
+    }
+    let generations = (age.wrapping_sub(slot.meta & !3) / AGE_STEP) as i32;
+    slot.depth as i32 - 8 * generations
+}
+
+/// The inverse of [`Move::bits`].
+#[inline]
+fn move_from_bits(bits: u16) -> Move {
+    let promotion = match bits >> 12 {
+        0 => None,
+        index => Piece::from_index(index as usize),
+    };
+    Move::new(
+        Square::new((bits & 63) as u8),
+        Square::new((bits >> 6 & 63) as u8),
+        promotion,
+    )
+}
+
+/// A score to store: mate distances counted from this node instead of the root.
+#[inline]
+fn to_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score + ply as Score
+    } else if score <= -MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+/// A stored score seen from `ply` plies below the root.
+#[inline]
+fn from_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score - ply as Score
+    } else if score <= -MATE_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn store_probe_and_mate_adjustment() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let mv = Move::new(Square::E1, Square::G1, None);
+        // Mate in 5 plies from the root, found at ply 2: mate in 3 from the node.
+        tt.store(42, 2, mv, MATE - 5, 7, 6, Bound::Exact);
+        let at_ply_4 = tt.probe(42, 4).unwrap();
+        assert_eq!(at_ply_4.score, MATE - 7);
+        assert_eq!(at_ply_4.mv, mv);
+        assert_eq!(
+            (at_ply_4.depth, at_ply_4.bound, at_ply_4.eval),
+            (6, Bound::Exact, 7)
+        );
+        assert!(tt.probe(43, 0).is_none());
+    }
+
+    #[test]
+    fn deep_entries_of_this_search_survive_shallow_ones() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let buckets = (tt.slots.len() / BUCKET) as u64;
+        // Five keys in the same bucket: the shallowest is replaced.
+        for (i, depth) in [(0u64, 9), (1, 3), (2, 8), (3, 7)] {
+            tt.store(i * buckets, 0, Move::NULL, 0, 0, depth, Bound::Lower);
+        }
+        tt.store(4 * buckets, 0, Move::NULL, 0, 0, 1, Bound::Lower);
+        assert!(tt.probe(buckets, 0).is_none());
+        assert!(tt.probe(0, 0).is_some());
+        // After a few searches the old deep entry gives way.
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        tt.store(5 * buckets, 0, Move::NULL, 0, 0, 1, Bound::Lower);
+        assert!(tt.probe(4 * buckets, 0).is_none());
+        assert!(tt.probe(5 * buckets, 0).is_some());
+        assert_eq!(tt.hashfull(), 1);
+    }
+}

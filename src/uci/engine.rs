@@ -1,0 +1,482 @@
+//! The engine behind the protocol: game state, options, the hash table,
+//! and the search thread.
+//!
+//! Invariants that keep GUIs happy:
+//! * every `go` gets exactly one `bestmove`, printed by its search thread;
+//! * a new `go`, `position`, `ucinewgame`, `setoption` or `quit` during a
+//!   search first stops it (and so lets it print its `bestmove`);
+//! * `stop` waits for the `bestmove` to be printed, so the GUI never sees a
+//!   stale one after its next command; `isready` answers at once;
+//! * bad input is answered with `info string error: ...` and changes nothing
+//!   (or, for moves, keeps the position up to the last good move).
+
+use super::Output;
+use super::command::{self, Command, Go};
+use super::info::{bestmove_text, report_text, score_text};
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::search::limits::{Limits, Signals};
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, score::MAX_PLY};
+use crate::types::Move;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+pub const NAME: &str = concat!("Quince ", env!("CARGO_PKG_VERSION"));
+pub const AUTHOR: &str = "the Quince developers";
+
+const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 4096;
+const MAX_MULTI_PV: usize = 256;
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+const MAX_OVERHEAD_MS: u64 = 5000;
+/// Deeper `go perft` requests are capped (depth 12 already means hours;
+/// `stop` ends it at any time).
+const MAX_PERFT_DEPTH: u64 = 12;
+
+/// The options GUIs can set.
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mb: usize,
+    multi_pv: usize,
+    chess960: bool,
+    move_overhead: u64,
+    ponder: bool,
+}
+
+/// A search in progress.
+struct Running {
+    handle: JoinHandle<()>,
+    signals: Arc<Signals>,
+}
+
+pub struct Engine {
+    out: Output,
+    options: Options,
+    position: Position,
+    /// Keys of the positions before `position` in the game (for repetitions).
+    history: Vec<u64>,
+    tt: Arc<Mutex<TranspositionTable>>,
+    search: Option<Running>,
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let tt = TranspositionTable::new(DEFAULT_HASH_MB)
+            .or_else(|| TranspositionTable::new(1))
+            .expect("a 1 MiB hash table is always available");
+        Engine {
+            out,
+            options: Options {
+                hash_mb: DEFAULT_HASH_MB,
+                multi_pv: 1,
+                chess960: false,
+                move_overhead: DEFAULT_OVERHEAD_MS,
+                ponder: false,
+            },
+            position: Position::startpos(),
+            history: Vec::new(),
+            tt: Arc::new(Mutex::new(tt)),
+            search: None,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        self.out.line(text);
+    }
+
+    fn error(&self, text: &str) {
+        self.out.line(&format!("info string error: {text}"));
+    }
+
+    /// Handles one input line; returns `false` on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        self.reap_finished_search();
+        match command::parse(line) {
+            Command::Uci => self.identify(),
+            Command::IsReady => self.say("readyok"),
+            Command::NewGame => {
+                self.stop_search();
+                self.lock_tt().clear();
+                self.set_start_position();
+            }
+            Command::SetOption { name, value } => {
+                self.stop_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::Position { fen, moves } => {
+                self.stop_search();
+                self.set_position(fen.as_deref(), &moves);
+            }
+            Command::BadPosition(why) => self.error(&format!("{why}; position unchanged")),
+            Command::Go(go) => {
+                self.stop_search();
+                self.go(&go);
+            }
+            Command::Perft(depth) => {
+                self.stop_search();
+                self.perft(depth);
+            }
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => {
+                if let Some(running) = &self.search {
+                    running.signals.ponder.store(false, Ordering::Relaxed);
+                }
+            }
+            Command::Quit => return false,
+            Command::Display => self.say(&self.position.to_string()),
+            Command::Empty => {}
+            Command::Unknown(word) => {
+                let shown: String = word.chars().take(40).collect();
+                self.error(&format!("unknown command '{shown}'"));
+            }
+        }
+        true
+    }
+
+    /// Stops any search (printing its `bestmove`) before the process ends.
+    pub fn shutdown(&mut self) {
+        self.stop_search();
+    }
+
+    fn identify(&self) {
+        self.say(&format!("id name {NAME}"));
+        self.say(&format!("id author {AUTHOR}"));
+        self.say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        self.say("option name Clear Hash type button");
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+        ));
+        self.say("option name UCI_Chess960 type check default false");
+        self.say(&format!(
+            "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+        ));
+        // Single-threaded search: the option exists because GUIs expect it.
+        self.say("option name Threads type spin default 1 min 1 max 1");
+        self.say("option name Ponder type check default false");
+        self.say("uciok");
+    }
+
+    fn lock_tt(&self) -> std::sync::MutexGuard<'_, TranspositionTable> {
+        self.tt
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn set_start_position(&mut self) {
+        self.position = Position::startpos();
+        self.position.set_chess960(self.options.chess960);
+        self.history.clear();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let value = value.map(str::trim).unwrap_or("");
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let Some(mb) = spin(value, 1, MAX_HASH_MB as u64) else {
+                    return self.error(&format!(
+                        "Hash must be a number of MiB from 1 to {MAX_HASH_MB}, got '{value}'"
+                    ));
+                };
+                match TranspositionTable::new(mb as usize) {
+                    Some(tt) => {
+                        *self.lock_tt() = tt;
+                        self.options.hash_mb = mb as usize;
+                    }
+                    None => self.error(&format!(
+                        "cannot allocate {mb} MiB; Hash stays {} MiB",
+                        self.options.hash_mb
+                    )),
+                }
+            }
+            "clear hash" => self.lock_tt().clear(),
+            "multipv" => match spin(value, 1, MAX_MULTI_PV as u64) {
+                Some(n) => self.options.multi_pv = n as usize,
+                None => self.error(&format!(
+                    "MultiPV must be 1 to {MAX_MULTI_PV}, got '{value}'"
+                )),
+            },
+            "move overhead" => match spin(value, 0, MAX_OVERHEAD_MS) {
+                Some(ms) => self.options.move_overhead = ms,
+                None => self.error(&format!(
+                    "Move Overhead must be 0 to {MAX_OVERHEAD_MS} ms, got '{value}'"
+                )),
+            },
+            "threads" => match spin(value, 1, 1024) {
+                Some(1) => {}
+                Some(_) => self.say("info string Quince searches with one thread; Threads stays 1"),
+                None => self.error(&format!("Threads must be a number, got '{value}'")),
+            },
+            "uci_chess960" => match check(value) {
+                Some(on) => self.set_chess960(on),
+                None => self.error(&format!(
+                    "UCI_Chess960 must be true or false, got '{value}'"
+                )),
+            },
+            "ponder" => match check(value) {
+                Some(on) => self.options.ponder = on,
+                None => self.error(&format!("Ponder must be true or false, got '{value}'")),
+            },
+            "" => self.error("setoption needs 'name <option> [value <value>]'"),
+            _ => self.error(&format!("unknown option '{name}'")),
+        }
+    }
+
+    fn set_chess960(&mut self, on: bool) {
+        self.options.chess960 = on;
+        if !self.position.set_chess960(on) {
+            self.say("info string the current position needs Chess960 castling notation; keeping it for this position");
+        }
+    }
+
+    /// Sets up `position`: on a bad FEN the old position stays; on a bad
+    /// move the position stays as it was before that move.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mut position = match fen {
+            None => {
+                let mut start = Position::startpos();
+                start.set_chess960(self.options.chess960);
+                start
+            }
+            Some(text) => match Position::from_fen_with(text, self.options.chess960) {
+                Ok(position) => position,
+                Err(e) => {
+                    let shown: String = text.chars().take(100).collect();
+                    return self.error(&format!("invalid FEN '{shown}': {e}; position unchanged"));
+                }
+            },
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for (index, text) in moves.iter().enumerate() {
+            match position.parse_uci(text) {
+                Ok(mv) => {
+                    history.push(position.key());
+                    position.make(mv);
+                }
+                Err(e) => {
+                    self.error(&format!(
+                        "move {} ({}): {e}; position set up to the move before it",
+                        index + 1,
+                        text.chars().take(20).collect::<String>()
+                    ));
+                    break;
+                }
+            }
+        }
+        self.position = position;
+        self.history = history;
+    }
+
+    /// `go perft N` in Stockfish's divide format, on the worker thread so
+    /// that `isready` is answered and `stop` ends it.
+    fn perft(&mut self, depth: u64) {
+        if depth > MAX_PERFT_DEPTH {
+            self.say(&format!(
+                "info string perft depth capped at {MAX_PERFT_DEPTH}"
+            ));
+        }
+        let depth = depth.min(MAX_PERFT_DEPTH) as u32;
+        let position = self.position.clone();
+        let out = self.out.clone();
+        let signals = Arc::new(Signals::default());
+        let thread_signals = Arc::clone(&signals);
+        let spawned = std::thread::Builder::new()
+            .name("perft".to_string())
+            .spawn(move || run_perft(position, depth, &thread_signals, &out));
+        match spawned {
+            Ok(handle) => self.search = Some(Running { handle, signals }),
+            Err(e) => self.error(&format!("cannot start the perft thread: {e}")),
+        }
+    }
+
+    /// Starts a search on its own thread.
+    fn go(&mut self, go: &Go) {
+        let limits = self.limits(go);
+        let signals = Arc::new(Signals::default());
+        signals.ponder.store(limits.ponder, Ordering::Relaxed);
+        let position = self.position.clone();
+        let history = self.history.clone();
+        let tt = Arc::clone(&self.tt);
+        let out = self.out.clone();
+        let thread_signals = Arc::clone(&signals);
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(64 << 20)
+            .spawn(move || run_search(position, history, tt, limits, thread_signals, out));
+        match spawned {
+            Ok(handle) => self.search = Some(Running { handle, signals }),
+            Err(e) => {
+                self.error(&format!("cannot start the search thread: {e}"));
+                let moves = legal_moves(&self.position);
+                let best = moves.first().copied().unwrap_or(Move::NULL);
+                self.say(&bestmove_text(&self.position, best, None));
+            }
+        }
+    }
+
+    /// Translates `go` into search limits; unusable `searchmoves` are reported and dropped.
+    fn limits(&self, go: &Go) -> Limits {
+        let mut search_moves = Vec::new();
+        for text in &go.searchmoves {
+            match self.position.parse_uci(text) {
+                Ok(mv) => search_moves.push(mv),
+                Err(e) => self.error(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        let cap = MAX_PLY as u64;
+        // Any clock field means a timed game: a missing clock then counts as
+        // empty (a quick move) rather than as no limit at all.
+        let clock = [go.wtime, go.btime, go.winc, go.binc, go.movestogo]
+            .iter()
+            .any(Option::is_some);
+        let time = if clock {
+            [Some(go.wtime.unwrap_or(0)), Some(go.btime.unwrap_or(0))]
+        } else {
+            [None, None]
+        };
+        Limits {
+            depth: go.depth.map(|d| d.clamp(1, cap) as i32),
+            nodes: go.nodes,
+            movetime: go.movetime,
+            time,
+            increment: [go.winc.unwrap_or(0), go.binc.unwrap_or(0)],
+            moves_to_go: go.movestogo,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            mate: go.mate.map(|m| m.clamp(1, cap) as u32),
+            search_moves,
+            multi_pv: self.options.multi_pv,
+            move_overhead: self.options.move_overhead,
+        }
+    }
+
+    /// Stops the running search, if any, and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(running) = self.search.take() {
+            running.signals.stop.store(true, Ordering::Relaxed);
+            running.signals.ponder.store(false, Ordering::Relaxed);
+            if running.handle.join().is_err() {
+                self.error("the search thread failed");
+            }
+        }
+    }
+
+    /// Forgets a search that already printed its `bestmove`.
+    fn reap_finished_search(&mut self) {
+        if self.search.as_ref().is_some_and(|r| r.handle.is_finished()) {
+            self.stop_search();
+        }
+    }
+}
+
+/// The body of the search thread: search, then print exactly one `bestmove`.
+fn run_search(
+    position: Position,
+    history: Vec<u64>,
+    tt: Arc<Mutex<TranspositionTable>>,
+    limits: Limits,
+    signals: Arc<Signals>,
+    out: Output,
+) {
+    let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut report = |line: &search::Report| out.line(&report_text(&position, line));
+        search::search(
+            &position,
+            &history,
+            &mut table,
+            &limits,
+            &signals,
+            &mut report,
+        )
+    }));
+    let outcome = match searched {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            // A bug must not cost the game or break the protocol: answer
+            // with a legal move and start the next search with a fresh table.
+            out.line("info string error: the search failed; playing a legal move");
+            if let Some(fresh) = TranspositionTable::new(1) {
+                *tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = fresh;
+            }
+            let best = legal_moves(&position)
+                .first()
+                .copied()
+                .unwrap_or(Move::NULL);
+            search::Outcome {
+                best,
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+            }
+        }
+    };
+    if outcome.best == Move::NULL {
+        out.line(&format!("info depth 0 {}", score_text(outcome.score, None)));
+    }
+    out.line(&bestmove_text(&position, outcome.best, outcome.ponder));
+}
+
+/// The body of the perft thread: one line per root move as it finishes.
+fn run_perft(mut position: Position, depth: u32, signals: &Signals, out: &Output) {
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    }
+    for mv in legal_moves(&position).iter().copied() {
+        if depth == 0 {
+            break;
+        }
+        let undo = position.make(mv);
+        let nodes = stoppable_perft(&mut position, depth - 1, signals);
+        position.unmake(mv, undo);
+        let Some(nodes) = nodes else {
+            out.line("info string perft stopped");
+            break;
+        };
+        total += nodes;
+        out.line(&format!("{}: {nodes}", position.uci(mv)));
+    }
+    out.line(&format!("\nNodes searched: {total}\n"));
+}
+
+/// Leaf count below `position` (bulk-counted last ply), or `None` once
+/// `stop` is seen: the core's perft has no stop check, and a deep perft
+/// must not keep `stop` or `quit` waiting.
+fn stoppable_perft(position: &mut Position, depth: u32, signals: &Signals) -> Option<u64> {
+    match depth {
+        0 => return Some(1),
+        1 => return Some(crate::movegen::count_legal(position)),
+        _ => {}
+    }
+    if signals.stopped() {
+        return None;
+    }
+    let mut total = 0;
+    for mv in legal_moves(position).iter().copied() {
+        let undo = position.make(mv);
+        let nodes = stoppable_perft(position, depth - 1, signals);
+        position.unmake(mv, undo);
+        total += nodes?;
+    }
+    Some(total)
+}
+
+/// A spin value within `min..=max`.
+fn spin(value: &str, min: u64, max: u64) -> Option<u64> {
+    let number: i128 = value.parse().ok()?;
+    Some(number.clamp(min as i128, max as i128) as u64)
+}
+
+/// A check value (`true`/`false`, any case).
+fn check(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
