@@ -1,0 +1,507 @@
+//! Differential tests: Quince against shakmaty 0.30.1, an independent move
+//! generator, over positions reached by seeded random legal games from every
+//! position of the shared suites (`standard.epd`, `suite.epd`, `chess960.epd`).
+//!
+//! Both positions are played in lockstep (each side keeps its own state; only
+//! the chosen move is translated, via its UCI text). At every position:
+//!
+//! * the *set* of legal moves is equal, move by move, in king-takes-rook UCI
+//!   (`Move`'s `Display`) and in the position's own notation (`Position::uci`,
+//!   `e1g1` or `e1h1` depending on the Chess960 flag); `count_legal` and
+//!   `has_legal_move` agree with the list, and `parse_uci` reads shakmaty's text
+//!   back to the same move;
+//! * check, the checkers, checkmate and stalemate agree, and so does the set of
+//!   attackers of every square (for both colours);
+//! * the FEN written back equals shakmaty's (e.p. square in pseudo-legal mode,
+//!   castling as `KQkq` in standard mode and Shredder-FEN in Chess960 mode), and
+//!   reading it back gives an equal position;
+//! * `key() == compute_key()`, `is_consistent()`, and the Zobrist keys separate
+//!   positions exactly as shakmaty's keys do (equal key iff equal position, on
+//!   a sample of up to two million positions);
+//! * for every legal move: make keeps the position consistent, `play` gives the
+//!   same position, and unmake restores the original exactly (`==`).
+//!
+//! `cargo test --release` runs the quick version (40 000 positions; 5 000 in a debug build). The
+//! long run is scaled by an environment variable:
+//!
+//! ```text
+//! QUINCE_DIFF_POSITIONS=10000000 cargo test --release --test differential -- --ignored --nocapture
+//! ```
+//!
+//! (`QUINCE_DIFF_SEED` changes the seed.) The sliding-attack backend under test
+//! is the one the crate was built with (`--features magic`, `--features pext`);
+//! the test prints it.
+
+use quince::movegen::{count_legal, has_legal_move, legal_moves};
+use quince::{Bitboard, Color, Piece, Position, Square};
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A start position and whether it is read in Chess960 mode.
+struct Start {
+    fen: String,
+    chess960: bool,
+}
+
+fn starts() -> Vec<Start> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut starts = Vec::new();
+    for (file, chess960) in [
+        ("standard.epd", false),
+        ("suite.epd", false),
+        ("chess960.epd", true),
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).expect("suite file is readable");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap_or("").trim().to_string();
+            starts.push(Start { fen, chess960 });
+        }
+    }
+    assert!(
+        starts.len() > 250,
+        "expected the three suites, found {} positions",
+        starts.len()
+    );
+    starts
+}
+
+/// What the compared positions contained, to show the run reached the cases
+/// that matter (and to fail if a change of the game driver stops reaching them).
+#[derive(Default, Debug)]
+struct Coverage {
+    positions: u64,
+    games: u64,
+    moves: u64,
+    chess960_positions: u64,
+    checks: u64,
+    double_checks: u64,
+    checkmates: u64,
+    stalemates: u64,
+    with_pins: u64,
+    ep_squares: u64,
+    ep_moves: u64,
+    castling_moves: u64,
+    promotions: u64,
+    key_pairs: u64,
+}
+
+/// The FEN Quince must write for shakmaty's position: shakmaty's FEN (e.p. in
+/// pseudo-legal mode) with the castling field spelt the way Quince spells it.
+fn expected_fen(s: &Chess, chess960: bool) -> String {
+    let fen = Fen::from_position(s, EnPassantMode::PseudoLegal).to_string();
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    assert_eq!(fields.len(), 6, "shakmaty FEN {fen}");
+    let rights = s.castles().castling_rights();
+    let mut castling = String::new();
+    for (color, rank) in [
+        (shakmaty::Color::White, shakmaty::Rank::First),
+        (shakmaty::Color::Black, shakmaty::Rank::Eighth),
+    ] {
+        // The h-side rook first: files in descending order.
+        for rook in (rights & shakmaty::Bitboard::from_rank(rank))
+            .into_iter()
+            .rev()
+        {
+            let king = s.board().king_of(color).expect("a king");
+            let letter = if chess960 {
+                rook.file().char()
+            } else if rook > king {
+                'k'
+            } else {
+                'q'
+            };
+            castling.push(if color.is_white() {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+    }
+    fields[2] = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    fields.join(" ")
+}
+
+fn sk_bitboard(b: shakmaty::Bitboard) -> Bitboard {
+    Bitboard(u64::from(b))
+}
+
+fn sk_color(color: Color) -> shakmaty::Color {
+    match color {
+        Color::White => shakmaty::Color::White,
+        Color::Black => shakmaty::Color::Black,
+    }
+}
+
+/// Positions seen, by key in both engines: equal keys must mean equal positions.
+#[derive(Default)]
+struct KeyMaps {
+    quince_to_shakmaty: HashMap<u64, u64>,
+    shakmaty_to_quince: HashMap<u64, u64>,
+}
+
+const KEY_MAP_LIMIT: usize = 2_000_000;
+
+impl KeyMaps {
+    fn record(&mut self, quince: u64, shakmaty: u64, fen: &str) -> bool {
+        if self.quince_to_shakmaty.len() >= KEY_MAP_LIMIT {
+            return false;
+        }
+        let other = *self.quince_to_shakmaty.entry(quince).or_insert(shakmaty);
+        assert_eq!(
+            other, shakmaty,
+            "Quince key {quince:016x} also names another position; now at {fen}"
+        );
+        let other = *self.shakmaty_to_quince.entry(shakmaty).or_insert(quince);
+        assert_eq!(
+            other, quince,
+            "two Quince keys for one position (shakmaty key {shakmaty:016x}) at {fen}"
+        );
+        true
+    }
+}
+
+/// Compares one position in every way listed in the module doc.
+fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) {
+    let fen = q.fen();
+    let here = || format!("at {fen}");
+
+    // FEN, state, keys.
+    assert_eq!(
+        fen,
+        expected_fen(s, q.is_chess960()),
+        "FEN differs from shakmaty's {}",
+        here()
+    );
+    assert_eq!(
+        q.side_to_move() == Color::White,
+        s.turn().is_white(),
+        "side {}",
+        here()
+    );
+    assert_eq!(
+        q.key(),
+        q.compute_key(),
+        "incremental key differs from the recomputed one {}",
+        here()
+    );
+    assert!(q.is_consistent(), "inconsistent position {}", here());
+    let reread = Position::from_fen_with(&fen, q.is_chess960())
+        .unwrap_or_else(|e| panic!("own FEN refused ({e}) {}", here()));
+    assert_eq!(
+        &reread,
+        q,
+        "FEN read back gives another position {}",
+        here()
+    );
+    let sk_key = s.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
+    if keys.record(q.key(), sk_key, &fen) {
+        cov.key_pairs += 1;
+    }
+
+    // Attacks, check, pins.
+    let occupied = q.occupied();
+    assert_eq!(
+        occupied,
+        sk_bitboard(s.board().occupied()),
+        "occupancy {}",
+        here()
+    );
+    for square in Square::all() {
+        let sk_square = shakmaty::Square::new(square.index() as u32);
+        for color in Color::ALL {
+            let ours = q.attackers_to(square, occupied) & q.color(color);
+            let theirs = sk_bitboard(s.board().attacks_to(
+                sk_square,
+                sk_color(color),
+                s.board().occupied(),
+            ));
+            assert_eq!(
+                ours,
+                theirs,
+                "attackers of {square} by {color:?} {}",
+                here()
+            );
+        }
+    }
+    let info = q.check_info();
+    assert_eq!(
+        info.checkers,
+        sk_bitboard(s.checkers()),
+        "checkers {}",
+        here()
+    );
+    assert_eq!(q.in_check(), s.is_check(), "check {}", here());
+
+    // Legal moves, as sets of strings in two notations.
+    let moves = legal_moves(q);
+    let sk_moves = s.legal_moves();
+    let mut ours: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+    let mut theirs: Vec<String> = sk_moves
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
+        .collect();
+    ours.sort();
+    theirs.sort();
+    if ours != theirs {
+        let missing: Vec<&String> = theirs.iter().filter(|m| !ours.contains(m)).collect();
+        let extra: Vec<&String> = ours.iter().filter(|m| !theirs.contains(m)).collect();
+        panic!(
+            "legal moves differ {}: missing {missing:?}, extra {extra:?}",
+            here()
+        );
+    }
+    let mode = CastlingMode::from_chess960(q.is_chess960());
+    let mut ours: Vec<String> = moves.iter().map(|&mv| q.uci(mv)).collect();
+    let mut theirs: Vec<String> = sk_moves
+        .iter()
+        .map(|m| m.to_uci(mode).to_string())
+        .collect();
+    ours.sort();
+    theirs.sort();
+    assert_eq!(ours, theirs, "UCI notation differs ({mode:?}) {}", here());
+    for m in &sk_moves {
+        let text = m.to_uci(mode).to_string();
+        let parsed = q
+            .parse_uci(&text)
+            .unwrap_or_else(|e| panic!("{e} {}", here()));
+        assert_eq!(q.uci(parsed), text, "parse_uci({text}) {}", here());
+    }
+    assert_eq!(count_legal(q), moves.len() as u64, "count_legal {}", here());
+    assert_eq!(
+        has_legal_move(q),
+        !moves.is_empty(),
+        "has_legal_move {}",
+        here()
+    );
+    let mate = q.in_check() && moves.is_empty();
+    let stalemate = !q.in_check() && moves.is_empty();
+    assert_eq!(mate, s.is_checkmate(), "checkmate {}", here());
+    assert_eq!(stalemate, s.is_stalemate(), "stalemate {}", here());
+
+    // Make/unmake of every legal move.
+    for &mv in moves.iter() {
+        let before = q.clone();
+        let played = q.play(mv);
+        let undo = q.make(mv);
+        assert!(q.is_consistent(), "inconsistent after {mv} {}", here());
+        assert_eq!(q.key(), q.compute_key(), "key after {mv} {}", here());
+        assert_eq!(*q, played, "play and make differ for {mv} {}", here());
+        q.unmake(mv, undo);
+        assert_eq!(
+            *q,
+            before,
+            "unmake of {mv} does not restore the position {}",
+            here()
+        );
+    }
+
+    cov.positions += 1;
+    cov.moves += moves.len() as u64;
+    cov.chess960_positions += u64::from(q.is_chess960());
+    cov.checks += u64::from(q.in_check());
+    cov.double_checks += u64::from(info.checkers.len() >= 2);
+    cov.checkmates += u64::from(mate);
+    cov.stalemates += u64::from(stalemate);
+    cov.with_pins += u64::from(info.pinned.is_nonempty());
+    cov.ep_squares += u64::from(q.en_passant().is_some());
+    cov.ep_moves += sk_moves.iter().filter(|m| m.is_en_passant()).count() as u64;
+    cov.castling_moves += sk_moves.iter().filter(|m| m.is_castle()).count() as u64;
+    cov.promotions += moves.iter().filter(|mv| mv.promotion().is_some()).count() as u64;
+}
+
+/// Plays random games from the suite positions until `budget` positions have
+/// been compared.
+fn run(budget: u64, seed: u64) -> Coverage {
+    let starts = starts();
+    let mut rng = Rng(seed);
+    let mut cov = Coverage::default();
+    let mut keys = KeyMaps::default();
+    // Games are long enough for promotions and bare-king endings, short
+    // enough that every start position gets games within the budget.
+    let max_plies = (budget * 2 / starts.len() as u64).clamp(8, 400) as usize;
+    let started = Instant::now();
+    let mut next_report = 1_000_000;
+    'games: for index in (0..).map(|i| i % starts.len()) {
+        let start = &starts[index];
+        // A quarter of the standard games are played in Chess960 notation.
+        let chess960 = start.chess960 || rng.below(4) == 0;
+        let mut q = Position::from_fen_with(&start.fen, chess960)
+            .unwrap_or_else(|e| panic!("Quince refuses suite FEN {} ({e})", start.fen));
+        let mut s: Chess = start
+            .fen
+            .parse::<Fen>()
+            .expect("shakmaty reads the suite FEN")
+            .into_position(CastlingMode::Chess960)
+            .expect("shakmaty accepts the suite FEN");
+        cov.games += 1;
+        let plies = 1 + rng.below(max_plies);
+        for _ in 0..plies {
+            compare(&mut q, &s, &mut keys, &mut cov);
+            if cov.positions >= budget {
+                break 'games;
+            }
+            if cov.positions >= next_report {
+                eprintln!(
+                    "  {} positions, {:.0} s",
+                    cov.positions,
+                    started.elapsed().as_secs_f64()
+                );
+                next_report += 1_000_000;
+            }
+            let moves = legal_moves(&q);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = choose(&q, &moves, &mut rng);
+            let text = mv.to_string();
+            let m = s
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_uci(CastlingMode::Chess960).to_string() == text)
+                .expect("move sets were just compared");
+            q.make(mv);
+            s.play_unchecked(m);
+        }
+    }
+    eprintln!(
+        "differential ({} sliders): {} positions in {:.1} s, seed {seed:#x}\n  {cov:?}",
+        quince::sliders::ACTIVE,
+        cov.positions,
+        started.elapsed().as_secs_f64()
+    );
+    cov
+}
+
+/// A random legal move, biased towards the moves that make positions tricky:
+/// a third of the time the pick is among double pushes, e.p. captures,
+/// castling, promotions and captures, when there are any.
+fn choose(q: &Position, moves: &[quince::Move], rng: &mut Rng) -> quince::Move {
+    if rng.below(3) == 0 {
+        let special: Vec<quince::Move> = moves
+            .iter()
+            .copied()
+            .filter(|mv| {
+                let pawn = q.piece_on(mv.from()) == Some(Piece::Pawn);
+                let distance = mv.from().index().abs_diff(mv.to().index());
+                (pawn && (distance == 16 || Some(mv.to()) == q.en_passant()))
+                    || mv.promotion().is_some()
+                    || q.occupied().contains(mv.to())
+            })
+            .collect();
+        if !special.is_empty() {
+            return special[rng.below(special.len())];
+        }
+    }
+    moves[rng.below(moves.len())]
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| {
+        v.trim()
+            .replace('_', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be an integer"))
+    })
+}
+
+const DEFAULT_SEED: u64 = 0x5155_494E_4345; // "QUINCE"
+
+#[test]
+fn quick_differential_against_shakmaty() {
+    // Debug builds check consistency in every make/unmake and run slower.
+    let budget = if cfg!(debug_assertions) {
+        5_000
+    } else {
+        40_000
+    };
+    let cov = run(budget, env_u64("QUINCE_DIFF_SEED").unwrap_or(DEFAULT_SEED));
+    assert_eq!(cov.positions, budget);
+    // The run must have reached the cases that matter.
+    for (what, count) in [
+        ("Chess960 positions", cov.chess960_positions),
+        ("checks", cov.checks),
+        ("double checks", cov.double_checks),
+        ("checkmates", cov.checkmates),
+        ("stalemates", cov.stalemates),
+        ("pins", cov.with_pins),
+        ("e.p. squares", cov.ep_squares),
+        ("e.p. moves", cov.ep_moves),
+        ("castling moves", cov.castling_moves),
+        ("promotions", cov.promotions),
+    ] {
+        assert!(count > 0, "the quick run reached no {what}: {cov:?}");
+    }
+}
+
+/// The long run; `QUINCE_DIFF_POSITIONS` sets its size (default one million).
+#[test]
+#[ignore = "long: run with --ignored, scaled by QUINCE_DIFF_POSITIONS"]
+fn long_differential_against_shakmaty() {
+    let budget = env_u64("QUINCE_DIFF_POSITIONS").unwrap_or(1_000_000);
+    let cov = run(
+        budget,
+        env_u64("QUINCE_DIFF_SEED").unwrap_or(DEFAULT_SEED ^ budget),
+    );
+    assert_eq!(cov.positions, budget);
+}
+
+/// Every suite position is accepted by both, and the first comparison holds
+/// at each (including the positions without legal moves).
+#[test]
+fn every_suite_position_agrees() {
+    let mut keys = KeyMaps::default();
+    let mut cov = Coverage::default();
+    for start in starts() {
+        for chess960 in [start.chess960, true] {
+            let mut q = Position::from_fen_with(&start.fen, chess960).expect("suite FEN");
+            let s: Chess = start
+                .fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Chess960)
+                .expect("position");
+            compare(&mut q, &s, &mut keys, &mut cov);
+        }
+    }
+    assert!(
+        cov.checkmates > 0 && cov.stalemates > 0 && cov.ep_moves > 0,
+        "{cov:?}"
+    );
+}
+
+/// The piece letters agree with shakmaty's for every (colour, piece).
+#[test]
+fn piece_letters_agree() {
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            let c = piece.fen_char(color);
+            let sk = shakmaty::Piece::from_char(c).expect("shakmaty knows the letter");
+            assert_eq!(sk.color, sk_color(color));
+            assert_eq!(sk.char(), c);
+        }
+    }
+}
