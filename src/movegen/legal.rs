@@ -47,13 +47,7 @@ pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, mut visit: F) -> b
     };
 
     for from in pos.colored(us, Piece::Knight) & !info.pinned {
-        if emit(
-            &mut visit,
-            Piece::Knight,
-            from,
-            knight_attacks(from) & target,
-            false,
-        ) {
+        if emit(&mut visit, Piece::Knight, from, knight_attacks(from) & target, false) {
             return true;
         }
     }
@@ -95,13 +89,7 @@ fn emit<F: FnMut(PieceMoves) -> bool>(
     to: Bitboard,
     promotes: bool,
 ) -> bool {
-    to.is_nonempty()
-        && visit(PieceMoves {
-            piece,
-            from,
-            to,
-            promotes,
-        })
+    to.is_nonempty() && visit(PieceMoves { piece, from, to, promotes })
 }
 
 #[inline]
@@ -188,9 +176,7 @@ fn castling_moves<F: FnMut(PieceMoves) -> bool>(
     let rank = king.rank();
     let mut to = Bitboard::EMPTY;
     for side in CastleSide::BOTH {
-        let Some(rook) = castling.rook_square(us, side) else {
-            continue;
-        };
+        let Some(rook) = castling.rook_square(us, side) else { continue };
         let king_target = Square::from_coords(side.king_target(), rank);
         let rook_target = Square::from_coords(side.rook_target(), rank);
         let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
@@ -199,10 +185,7 @@ fn castling_moves<F: FnMut(PieceMoves) -> bool>(
         if ((king_path | rook_path) & lifted).is_nonempty() {
             continue;
         }
-        if king_path
-            .into_iter()
-            .any(|sq| pos.is_attacked(sq, us.flip(), lifted))
-        {
+        if king_path.into_iter().any(|sq| pos.is_attacked(sq, us.flip(), lifted)) {
             continue;
         }
         to |= Bitboard::from_square(rook);

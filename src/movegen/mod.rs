@@ -42,20 +42,12 @@ impl PieceMoves {
     pub fn moves(self) -> impl Iterator<Item = Move> {
         let from = self.from;
         let promotions: &'static [Option<Piece>] = if self.promotes {
-            &[
-                Some(Piece::Queen),
-                Some(Piece::Rook),
-                Some(Piece::Bishop),
-                Some(Piece::Knight),
-            ]
+            &[Some(Piece::Queen), Some(Piece::Rook), Some(Piece::Bishop), Some(Piece::Knight)]
         } else {
             &[None]
         };
-        self.to.flat_map(move |to| {
-            promotions
-                .iter()
-                .map(move |&promo| Move::new(from, to, promo))
-        })
+        self.to
+            .flat_map(move |to| promotions.iter().map(move |&promo| Move::new(from, to, promo)))
     }
 }
 
@@ -69,10 +61,7 @@ pub struct MoveList {
 
 impl Default for MoveList {
     fn default() -> Self {
-        MoveList {
-            moves: [Move::NULL; 256],
-            len: 0,
-        }
+        MoveList { moves: [Move::NULL; 256], len: 0 }
     }
 }
 

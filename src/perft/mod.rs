@@ -42,11 +42,7 @@ pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &mv in moves.as_slice() {
         let undo = pos.make(mv);
-        nodes += if depth == 1 {
-            1
-        } else {
-            perft_full(pos, depth - 1)
-        };
+        nodes += if depth == 1 { 1 } else { perft_full(pos, depth - 1) };
         pos.unmake(mv, undo);
     }
     nodes
@@ -54,11 +50,7 @@ pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
 
 /// Perft with the chosen counting method.
 pub fn count(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
-    if bulk {
-        perft(pos, depth)
-    } else {
-        perft_full(pos, depth)
-    }
+    if bulk { perft(pos, depth) } else { perft_full(pos, depth) }
 }
 
 /// The leaf count below each root move (`depth >= 1`), in generation order.

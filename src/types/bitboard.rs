@@ -69,11 +69,7 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(self.0.trailing_zeros() as u8))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros() as u8)) }
     }
 
     /// The set shifted one rank towards rank 8 (White's forward).

@@ -115,9 +115,5 @@ fn main() -> ExitCode {
 
 /// Mnodes per second, 0 for a zero duration.
 pub fn mnps(nodes: u64, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        nodes as f64 / seconds / 1e6
-    } else {
-        0.0
-    }
+    if seconds > 0.0 { nodes as f64 / seconds / 1e6 } else { 0.0 }
 }

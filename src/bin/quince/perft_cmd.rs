@@ -67,12 +67,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
 }
 
 /// Divide, reporting root moves done on stderr when `progress` is set.
-fn divide_with_progress(
-    pos: &mut Position,
-    depth: u32,
-    bulk: bool,
-    progress: bool,
-) -> Vec<(Move, u64)> {
+fn divide_with_progress(pos: &mut Position, depth: u32, bulk: bool, progress: bool) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -102,3 +97,4 @@ fn divide_with_progress(
     }
     out
 }
+
