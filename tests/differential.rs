@@ -469,6 +469,178 @@ fn long_differential_against_shakmaty() {
     assert_eq!(cov.positions, budget);
 }
 
+/// A random placement with random state fields as FEN text (the kings are
+/// always there; most other fields are plausible, some are not).
+fn random_fen(rng: &mut Rng) -> String {
+    let mut cells = ['.'; 64];
+    let pieces = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
+    for _ in 0..rng.below(24) {
+        cells[rng.below(64)] = pieces[rng.below(pieces.len())];
+    }
+    // Pawns on the back ranks would only be refused; keep them off mostly.
+    for sq in (0..8).chain(56..64) {
+        if matches!(cells[sq], 'P' | 'p') && rng.below(8) != 0 {
+            cells[sq] = '.';
+        }
+    }
+    // Rooks and kings on their home squares now and then, for castling rights.
+    if rng.below(2) == 0 {
+        for (sq, c) in [(0, 'R'), (7, 'R'), (56, 'r'), (63, 'r')] {
+            if rng.below(2) == 0 {
+                cells[sq] = c;
+            }
+        }
+    }
+    let (white_king, black_king) = if rng.below(3) == 0 {
+        (4, 60)
+    } else {
+        (rng.below(64), rng.below(64))
+    };
+    cells[white_king] = 'K';
+    cells[black_king] = 'k';
+    let mut board = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match cells[rank * 8 + file] {
+                '.' => empty += 1,
+                c => {
+                    if empty > 0 {
+                        board.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    board.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            board.push('/');
+        }
+    }
+    let white = rng.below(2) == 0;
+    let letters = [
+        'K', 'Q', 'k', 'q', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'a', 'b', 'c', 'd', 'e', 'f',
+        'g', 'h',
+    ];
+    let castling: String = match rng.below(3) {
+        0 => "-".to_string(),
+        1 => "KQkq".chars().filter(|_| rng.below(2) == 0).collect(),
+        _ => (0..1 + rng.below(3))
+            .map(|_| letters[rng.below(letters.len())])
+            .collect(),
+    };
+    let castling = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    let ep = if rng.below(3) == 0 {
+        format!(
+            "{}{}",
+            (b'a' + rng.below(8) as u8) as char,
+            if white { 6 } else { 3 }
+        )
+    } else {
+        "-".to_string()
+    };
+    format!(
+        "{board} {} {castling} {ep} {} {}",
+        if white { 'w' } else { 'b' },
+        rng.below(100),
+        1 + rng.below(200)
+    )
+}
+
+/// Random placements that both engines accept are compared like game
+/// positions: they reach checks, pins and castling rights no game from the
+/// suites reaches. Where only one engine accepts, the reason must be one of
+/// the known, documented differences of strictness.
+#[test]
+fn random_setups_agree() {
+    let mut rng = Rng(DEFAULT_SEED ^ 0xFE7);
+    let mut keys = KeyMaps::default();
+    let mut cov = Coverage::default();
+    let total = if cfg!(debug_assertions) {
+        20_000
+    } else {
+        200_000
+    };
+    let (mut both, mut lenient, mut only_shakmaty) = (0, 0, Vec::new());
+    let mut reasons: HashMap<String, usize> = HashMap::new();
+    for _ in 0..total {
+        let fen = random_fen(&mut rng);
+        let chess960 = rng.below(2) == 0;
+        let ours = Position::from_fen_with(&fen, chess960);
+        let mode = CastlingMode::from_chess960(chess960);
+        let parsed = match fen.parse::<Fen>() {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                // Repeated or reordered castling letters: Quince reads them
+                // (lenient), shakmaty's reader does not. Compare on Quince's
+                // normalised FEN.
+                assert_eq!(
+                    format!("{e:?}"),
+                    "InvalidCastling",
+                    "{fen}: shakmaty cannot read it"
+                );
+                if let Ok(mut q) = ours {
+                    let s = q.fen().parse::<Fen>().expect("normalised FEN");
+                    let s = s
+                        .into_position(CastlingMode::Chess960)
+                        .expect("normalised position");
+                    compare(&mut q, &s, &mut keys, &mut cov);
+                    *reasons.entry("castling letters".to_string()).or_default() += 1;
+                    lenient += 1;
+                }
+                continue;
+            }
+        };
+        match (ours, parsed.clone().into_position::<Chess>(mode)) {
+            (Ok(mut q), Ok(s)) => {
+                both += 1;
+                compare(&mut q, &s, &mut keys, &mut cov);
+            }
+            (Ok(mut q), Err(refused)) => {
+                // Quince is more lenient in three documented ways: it does not
+                // look for every impossible check (two sliders on one line,
+                // a slider behind a pawn check), its material limit is looser,
+                // and in standard mode it reads Shredder letters for rooks off
+                // the standard squares (switching to Chess960 notation).
+                let kinds = format!("{:?}", refused.kinds());
+                let s = parsed
+                    .into_position::<Chess>(CastlingMode::Chess960)
+                    .or_else(|e| e.ignore_impossible_check())
+                    .or_else(|e| e.ignore_too_much_material())
+                    .unwrap_or_else(|e| {
+                        panic!("{fen}: Quince accepts, shakmaty refuses: {:?}", e.kinds())
+                    });
+                assert!(
+                    kinds.contains("IMPOSSIBLE_CHECK")
+                        || kinds.contains("TOO_MUCH_MATERIAL")
+                        || (kinds.contains("INVALID_CASTLING_RIGHTS")
+                            && q.is_chess960()
+                            && !chess960),
+                    "{fen}: Quince accepts, shakmaty refuses for an unexpected reason {kinds}"
+                );
+                *reasons.entry(kinds).or_default() += 1;
+                lenient += 1;
+                compare(&mut q, &s, &mut keys, &mut cov);
+            }
+            (Err(e), Ok(_)) => only_shakmaty.push(format!("{fen} ({e})")),
+            (Err(_), Err(_)) => {}
+        }
+    }
+    eprintln!("random setups: {total}, both accept {both}, only Quince {lenient} {reasons:?}");
+    assert!(
+        only_shakmaty.is_empty(),
+        "shakmaty accepts, Quince refuses: {only_shakmaty:#?}"
+    );
+    assert!(both > total / 20, "too few setups accepted by both: {both}");
+}
+
 /// Every suite position is accepted by both, and the first comparison holds
 /// at each (including the positions without legal moves).
 #[test]
