@@ -9,10 +9,10 @@ fn main() {
         magic: env::var_os("CARGO_FEATURE_MAGIC").is_some(),
         pext: env::var_os("CARGO_FEATURE_PEXT").is_some(),
     };
-    if options.magic {
-        if let Err(message) = codegen::magics::verify() {
-            panic!("{message}");
-        }
+    if options.magic
+        && let Err(message) = codegen::magics::verify()
+    {
+        panic!("{message}");
     }
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("tables.rs");
     fs::write(&out, codegen::emit(options)).expect("OUT_DIR is writable");

@@ -45,17 +45,34 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
         let fen = parts.next().unwrap_or_default().to_string();
         let mut expected = Vec::new();
         for part in parts.filter(|p| !p.is_empty()) {
-            let bad = |why: &str| SuiteError { line, message: format!("bad depth entry '{part}': {why}") };
-            let rest = part.strip_prefix('D').ok_or_else(|| bad("expected 'D<depth> <count>'"))?;
-            let (depth, count) = rest.split_once(char::is_whitespace).ok_or_else(|| bad("missing count"))?;
+            let bad = |why: &str| SuiteError {
+                line,
+                message: format!("bad depth entry '{part}': {why}"),
+            };
+            let rest = part
+                .strip_prefix('D')
+                .ok_or_else(|| bad("expected 'D<depth> <count>'"))?;
+            let (depth, count) = rest
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| bad("missing count"))?;
             let depth: u32 = depth.parse().map_err(|_| bad("depth is not a number"))?;
-            let count: u64 = count.trim().parse().map_err(|_| bad("count is not a number"))?;
+            let count: u64 = count
+                .trim()
+                .parse()
+                .map_err(|_| bad("count is not a number"))?;
             expected.push((depth, count));
         }
         if expected.is_empty() {
-            return Err(SuiteError { line, message: "no ';D<depth> <count>' entries".to_string() });
+            return Err(SuiteError {
+                line,
+                message: "no ';D<depth> <count>' entries".to_string(),
+            });
         }
-        entries.push(SuiteEntry { line, fen, expected });
+        entries.push(SuiteEntry {
+            line,
+            fen,
+            expected,
+        });
     }
     Ok(entries)
 }

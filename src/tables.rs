@@ -94,7 +94,10 @@ mod tests {
             assert_eq!(g::RANK_MASKS[s], others(&|_, tr| tr == r));
             assert_eq!(g::FILE_MASKS[s], others(&|tf, _| tf == f));
             assert_eq!(g::DIAGONAL_MASKS[s], others(&|tf, tr| tf - tr == f - r));
-            assert_eq!(g::ANTI_DIAGONAL_MASKS[s], others(&|tf, tr| tf + tr == f + r));
+            assert_eq!(
+                g::ANTI_DIAGONAL_MASKS[s],
+                others(&|tf, tr| tf + tr == f + r)
+            );
         }
     }
 
@@ -104,8 +107,8 @@ mod tests {
             for b in 0..64 {
                 let (fa, ra) = coords(a);
                 let (fb, rb) = coords(b);
-                let aligned = a != b
-                    && (fa == fb || ra == rb || (fa - fb).abs() == (ra - rb).abs());
+                let aligned =
+                    a != b && (fa == fb || ra == rb || (fa - fb).abs() == (ra - rb).abs());
                 // A point is on the line through a and b if (t - a) is parallel to (b - a).
                 let on_line = |t: usize| {
                     let (tf, tr) = coords(t);

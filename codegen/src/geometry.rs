@@ -194,7 +194,19 @@ mod tests {
     fn subset_enumerates_every_subset() {
         let mask = 0b1010_0100;
         let all: Vec<u64> = (0..8).map(|i| subset(mask, i)).collect();
-        assert_eq!(all, [0, 0b100, 0b10_0000, 0b10_0100, 0b1000_0000, 0b1000_0100, 0b1010_0000, 0b1010_0100]);
+        assert_eq!(
+            all,
+            [
+                0,
+                0b100,
+                0b10_0000,
+                0b10_0100,
+                0b1000_0000,
+                0b1000_0100,
+                0b1010_0000,
+                0b1010_0100
+            ]
+        );
     }
 
     #[test]

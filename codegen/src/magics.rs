@@ -114,7 +114,10 @@ pub fn verify() -> Result<(), String> {
 /// Renders magic numbers as the `magic_numbers.rs` data file.
 pub fn render_numbers(rook: &[u64; 64], bishop: &[u64; 64]) -> String {
     let list = |values: &[u64; 64]| {
-        values.iter().map(|v| format!("    0x{v:016x},\n")).collect::<String>()
+        values
+            .iter()
+            .map(|v| format!("    0x{v:016x},\n"))
+            .collect::<String>()
     };
     format!(
         "// Magic numbers found by `cargo run -p quince-codegen --bin find-magics`\n\
@@ -163,8 +166,16 @@ fn layout(index: impl Fn(Slider, usize, u64, u64) -> usize) -> (Layout, Layout) 
     let (bishop_masks, bishop_offsets) = per_slider.pop().unwrap();
     let (rook_masks, rook_offsets) = per_slider.pop().unwrap();
     (
-        Layout { masks: rook_masks, offsets: rook_offsets, attacks: attacks.clone() },
-        Layout { masks: bishop_masks, offsets: bishop_offsets, attacks },
+        Layout {
+            masks: rook_masks,
+            offsets: rook_offsets,
+            attacks: attacks.clone(),
+        },
+        Layout {
+            masks: bishop_masks,
+            offsets: bishop_offsets,
+            attacks,
+        },
     )
 }
 
@@ -221,7 +232,10 @@ pub fn magic_tables() -> TokenStream {
         (occ.wrapping_mul(magic) >> (64 - mask.count_ones())) as usize
     });
     let shifts = |l: &Layout| {
-        let s = l.masks.iter().map(|m| Literal::u8_unsuffixed(64 - m.count_ones() as u8));
+        let s = l
+            .masks
+            .iter()
+            .map(|m| Literal::u8_unsuffixed(64 - m.count_ones() as u8));
         quote!([#(#s),*])
     };
     let (rs, bs) = (shifts(&rook), shifts(&bishop));

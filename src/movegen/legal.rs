@@ -47,7 +47,13 @@ pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, mut visit: F) -> b
     };
 
     for from in pos.colored(us, Piece::Knight) & !info.pinned {
-        if emit(&mut visit, Piece::Knight, from, knight_attacks(from) & target, false) {
+        if emit(
+            &mut visit,
+            Piece::Knight,
+            from,
+            knight_attacks(from) & target,
+            false,
+        ) {
             return true;
         }
     }
@@ -89,7 +95,13 @@ fn emit<F: FnMut(PieceMoves) -> bool>(
     to: Bitboard,
     promotes: bool,
 ) -> bool {
-    to.is_nonempty() && visit(PieceMoves { piece, from, to, promotes })
+    to.is_nonempty()
+        && visit(PieceMoves {
+            piece,
+            from,
+            to,
+            promotes,
+        })
 }
 
 #[inline]
@@ -104,25 +116,20 @@ fn pawn_moves<F: FnMut(PieceMoves) -> bool>(
     let empty = !pos.occupied();
     let enemy = pos.color(us.flip());
     let pawns = pos.colored(us, Piece::Pawn);
-    let (double_rank, forward): (Bitboard, i8) = match us {
-        Color::White => (Bitboard::rank(1), 8),
-        Color::Black => (Bitboard::rank(6), -8),
+    // After one push, a pawn that can push again stands on its third rank.
+    let third_rank = match us {
+        Color::White => Bitboard::rank(2),
+        Color::Black => Bitboard::rank(5),
+    };
+    let forward = |set: Bitboard| match us {
+        Color::White => set.north(),
+        Color::Black => set.south(),
     };
     let last = promotion_rank(us);
     for from in pawns {
-        let mut to = pawn_attacks(us, from) & enemy;
-        if let Some(one) = from.offset(forward) {
-            if empty.contains(one) {
-                to |= Bitboard::from_square(one);
-                if double_rank.contains(from) {
-                    if let Some(two) = one.offset(forward) {
-                        if empty.contains(two) {
-                            to |= Bitboard::from_square(two);
-                        }
-                    }
-                }
-            }
-        }
+        let one = forward(Bitboard::from_square(from)) & empty;
+        let two = forward(one & third_rank) & empty;
+        let mut to = (pawn_attacks(us, from) & enemy) | one | two;
         to &= target;
         if pinned.contains(from) {
             to &= line(king, from);
@@ -176,7 +183,9 @@ fn castling_moves<F: FnMut(PieceMoves) -> bool>(
     let rank = king.rank();
     let mut to = Bitboard::EMPTY;
     for side in CastleSide::BOTH {
-        let Some(rook) = castling.rook_square(us, side) else { continue };
+        let Some(rook) = castling.rook_square(us, side) else {
+            continue;
+        };
         let king_target = Square::from_coords(side.king_target(), rank);
         let rook_target = Square::from_coords(side.rook_target(), rank);
         let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
@@ -185,7 +194,10 @@ fn castling_moves<F: FnMut(PieceMoves) -> bool>(
         if ((king_path | rook_path) & lifted).is_nonempty() {
             continue;
         }
-        if king_path.into_iter().any(|sq| pos.is_attacked(sq, us.flip(), lifted)) {
+        if king_path
+            .into_iter()
+            .any(|sq| pos.is_attacked(sq, us.flip(), lifted))
+        {
             continue;
         }
         to |= Bitboard::from_square(rook);

@@ -8,6 +8,7 @@
 //! [`legal`] generates exactly the legal moves with check and pin masks.
 
 pub mod legal;
+pub mod pseudo;
 
 pub use legal::generate;
 
@@ -42,12 +43,20 @@ impl PieceMoves {
     pub fn moves(self) -> impl Iterator<Item = Move> {
         let from = self.from;
         let promotions: &'static [Option<Piece>] = if self.promotes {
-            &[Some(Piece::Queen), Some(Piece::Rook), Some(Piece::Bishop), Some(Piece::Knight)]
+            &[
+                Some(Piece::Queen),
+                Some(Piece::Rook),
+                Some(Piece::Bishop),
+                Some(Piece::Knight),
+            ]
         } else {
             &[None]
         };
-        self.to
-            .flat_map(move |to| promotions.iter().map(move |&promo| Move::new(from, to, promo)))
+        self.to.flat_map(move |to| {
+            promotions
+                .iter()
+                .map(move |&promo| Move::new(from, to, promo))
+        })
     }
 }
 
@@ -61,7 +70,10 @@ pub struct MoveList {
 
 impl Default for MoveList {
     fn default() -> Self {
-        MoveList { moves: [Move::NULL; 256], len: 0 }
+        MoveList {
+            moves: [Move::NULL; 256],
+            len: 0,
+        }
     }
 }
 

@@ -5,6 +5,12 @@
 //! counting (`--no-bulk`) makes and unmakes every leaf move, which measures
 //! make/unmake as well as generation.
 
+pub mod stats;
+pub mod strategy;
+
+pub use stats::{Stats, perft_stats};
+pub use strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
+
 use crate::movegen::{MoveList, count_legal, generate};
 use crate::position::Position;
 use crate::types::Move;
@@ -42,7 +48,11 @@ pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &mv in moves.as_slice() {
         let undo = pos.make(mv);
-        nodes += if depth == 1 { 1 } else { perft_full(pos, depth - 1) };
+        nodes += if depth == 1 {
+            1
+        } else {
+            perft_full(pos, depth - 1)
+        };
         pos.unmake(mv, undo);
     }
     nodes
@@ -50,7 +60,11 @@ pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
 
 /// Perft with the chosen counting method.
 pub fn count(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
-    if bulk { perft(pos, depth) } else { perft_full(pos, depth) }
+    if bulk {
+        perft(pos, depth)
+    } else {
+        perft_full(pos, depth)
+    }
 }
 
 /// The leaf count below each root move (`depth >= 1`), in generation order.

@@ -50,7 +50,9 @@ pub const fn back_rank(color: Color) -> Rank {
 
 impl Castling {
     /// No castling rights.
-    pub const NONE: Castling = Castling { rooks: [[None; 2]; 2] };
+    pub const NONE: Castling = Castling {
+        rooks: [[None; 2]; 2],
+    };
 
     /// The file of the rook that `color` may castle with on `side`.
     #[inline]
@@ -61,7 +63,8 @@ impl Castling {
     /// The square of that rook.
     #[inline]
     pub fn rook_square(self, color: Color, side: CastleSide) -> Option<Square> {
-        self.rook_file(color, side).map(|file| Square::from_coords(file, back_rank(color)))
+        self.rook_file(color, side)
+            .map(|file| Square::from_coords(file, back_rank(color)))
     }
 
     pub(crate) fn set(&mut self, color: Color, side: CastleSide, file: Option<File>) {
@@ -100,7 +103,10 @@ impl Castling {
     /// Every (colour, rook file) with a right, for hashing.
     pub fn iter(self) -> impl Iterator<Item = (Color, File)> {
         Color::ALL.into_iter().flat_map(move |color| {
-            self.rooks[color.index()].into_iter().flatten().map(move |file| (color, file))
+            self.rooks[color.index()]
+                .into_iter()
+                .flatten()
+                .map(move |file| (color, file))
         })
     }
 
@@ -112,8 +118,12 @@ impl Castling {
             }
             let king_home = Square::from_coords(File::new(4), back_rank(color));
             position.piece_at(king_home) == Some((color, Piece::King))
-                && self.rook_file(color, CastleSide::Short).is_none_or(|f| f.index() == 7)
-                && self.rook_file(color, CastleSide::Long).is_none_or(|f| f.index() == 0)
+                && self
+                    .rook_file(color, CastleSide::Short)
+                    .is_none_or(|f| f.index() == 7)
+                && self
+                    .rook_file(color, CastleSide::Long)
+                    .is_none_or(|f| f.index() == 0)
         })
     }
 }

@@ -41,7 +41,9 @@ fn color_name(color: Color) -> &'static str {
 
 fn parse_counter(text: &str, what: &str) -> Result<u32, FenError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return err(format!("{what} must be a non-negative integer, found '{text}'"));
+        return err(format!(
+            "{what} must be a non-negative integer, found '{text}'"
+        ));
     }
     // All digits: the only possible failure is overflow, which is clamped.
     let value = text.parse::<u64>().unwrap_or(u64::MAX).min(COUNTER_LIMIT);
@@ -72,7 +74,7 @@ impl Position {
         }
         let fields: Vec<&str> = fen.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
         if fields.is_empty() {
-            return err("empty FEN");
+            return err("empty FEN: expected at least the board field");
         }
         if fields.len() > 6 {
             return err(format!(
@@ -93,7 +95,8 @@ impl Position {
         pos.castling = parse_castling(&pos, fields.get(2).copied().unwrap_or("-"), chess960)?;
         let en_passant = parse_en_passant(&pos, fields.get(3).copied().unwrap_or("-"))?;
         pos.halfmove = parse_counter(fields.get(4).copied().unwrap_or("0"), "halfmove clock")?;
-        pos.fullmove = parse_counter(fields.get(5).copied().unwrap_or("1"), "fullmove number")?.max(1);
+        pos.fullmove =
+            parse_counter(fields.get(5).copied().unwrap_or("1"), "fullmove number")?.max(1);
         // Keep the e.p. square only if a pawn can capture there (pseudo-legally).
         if let Some(ep) = en_passant {
             let capturers = pawn_attacks(pos.side.flip(), ep) & pos.colored(pos.side, Piece::Pawn);
@@ -153,18 +156,29 @@ impl Position {
                     } else {
                         'q'
                     };
-                    field.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+                    field.push(if color == Color::White {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter
+                    });
                 }
             }
         }
-        if field.is_empty() { "-".to_string() } else { field }
+        if field.is_empty() {
+            "-".to_string()
+        } else {
+            field
+        }
     }
 }
 
 fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return err(format!("board has {} ranks separated by '/', expected 8", ranks.len()));
+        return err(format!(
+            "board has {} ranks separated by '/', expected 8",
+            ranks.len()
+        ));
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = 7 - i;
@@ -177,7 +191,9 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if !(1..=8).contains(&d) {
-                    return err(format!("rank {rank_name}: digit {d} is not a run of 1 to 8 empty squares"));
+                    return err(format!(
+                        "rank {rank_name}: digit {d} is not a run of 1 to 8 empty squares"
+                    ));
                 }
                 if previous_digit {
                     return err(format!("rank {rank_name}: two adjacent digits"));
@@ -187,7 +203,9 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
             } else {
                 previous_digit = false;
                 let Some((color, piece)) = Piece::from_fen_char(c) else {
-                    return err(format!("rank {rank_name}: '{c}' is not a piece letter (PNBRQK or pnbrqk)"));
+                    return err(format!(
+                        "rank {rank_name}: '{c}' is not a piece letter (PNBRQK or pnbrqk)"
+                    ));
                 };
                 if file < 8 {
                     pos.put(color, piece, Square::new((rank * 8 + file) as u8));
@@ -231,7 +249,9 @@ fn check_material(pos: &Position) -> Result<(), FenError> {
     }
     let back_ranks = Bitboard::RANK_1 | Bitboard::RANK_8;
     if let Some(square) = (pos.pieces(Piece::Pawn) & back_ranks).first() {
-        return err(format!("pawn on {square}: pawns cannot stand on rank 1 or 8"));
+        return err(format!(
+            "pawn on {square}: pawns cannot stand on rank 1 or 8"
+        ));
     }
     Ok(())
 }
@@ -243,15 +263,23 @@ fn check_kings_and_checks(pos: &Position) -> Result<(), FenError> {
         return err("the kings stand on adjacent squares");
     }
     if pos.is_attacked(pos.king(them), us, pos.occupied) {
-        return err(format!("the side not to move ({}) is in check", color_name(them)));
+        return err(format!(
+            "the side not to move ({}) is in check",
+            color_name(them)
+        ));
     }
     let checkers = pos.attackers_to(pos.king(us), pos.occupied) & pos.color(them);
     if checkers.len() > 2 {
-        return err(format!("{} checkers: at most two pieces can give check", checkers.len()));
+        return err(format!(
+            "{} checkers: at most two pieces can give check",
+            checkers.len()
+        ));
     }
     let steppers = pos.pieces(Piece::Pawn) | pos.pieces(Piece::Knight);
     if checkers.len() == 2 && (checkers & steppers) == checkers {
-        return err("impossible double check by two pawns or knights (one move cannot create both)");
+        return err(
+            "impossible double check by two pawns or knights (one move cannot create both)",
+        );
     }
     Ok(())
 }
@@ -262,26 +290,45 @@ fn parse_castling(pos: &Position, field: &str, chess960: bool) -> Result<Castlin
         return Ok(castling);
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let name = color_name(color);
         let rank = back_rank(color);
         let king = pos.king(color);
         let own_rooks = pos.colored(color, Piece::Rook) & Bitboard::rank(rank.index());
         let (side, file) = match c.to_ascii_lowercase() {
             letter @ ('k' | 'q') => {
-                let side = if letter == 'k' { CastleSide::Short } else { CastleSide::Long };
+                let side = if letter == 'k' {
+                    CastleSide::Short
+                } else {
+                    CastleSide::Long
+                };
                 let file = if chess960 {
                     // X-FEN: the outermost rook on that side of the king.
-                    let candidates = own_rooks.filter(|r| (r.file() > king.file()) == (side == CastleSide::Short));
-                    let outermost = if side == CastleSide::Short { candidates.last() } else { candidates.min() };
+                    let candidates = own_rooks
+                        .filter(|r| (r.file() > king.file()) == (side == CastleSide::Short));
+                    let outermost = if side == CastleSide::Short {
+                        candidates.last()
+                    } else {
+                        candidates.min()
+                    };
                     match outermost {
                         Some(rook) if king.rank() == rank => rook.file(),
-                        _ => return err(format!("castling right '{c}' but {name} has no rook on that side of its king")),
+                        _ => {
+                            return err(format!(
+                                "castling right '{c}' but {name} has no rook on that side of its king"
+                            ));
+                        }
                     }
                 } else {
                     let king_home = Square::from_coords(File::new(4), rank);
                     if king != king_home {
-                        return err(format!("castling right '{c}' but the {name} king is not on {king_home}"));
+                        return err(format!(
+                            "castling right '{c}' but the {name} king is not on {king_home}"
+                        ));
                     }
                     File::new(if side == CastleSide::Short { 7 } else { 0 })
                 };
@@ -290,23 +337,39 @@ fn parse_castling(pos: &Position, field: &str, chess960: bool) -> Result<Castlin
             letter @ 'a'..='h' => {
                 let file = File::new(letter as u8 - b'a');
                 if king.rank() != rank {
-                    return err(format!("castling right '{c}' but the {name} king is not on its back rank"));
+                    return err(format!(
+                        "castling right '{c}' but the {name} king is not on its back rank"
+                    ));
                 }
                 if file == king.file() {
-                    return err(format!("castling right '{c}' names the {name} king's own file"));
+                    return err(format!(
+                        "castling right '{c}' names the {name} king's own file"
+                    ));
                 }
-                let side = if file > king.file() { CastleSide::Short } else { CastleSide::Long };
+                let side = if file > king.file() {
+                    CastleSide::Short
+                } else {
+                    CastleSide::Long
+                };
                 (side, file)
             }
-            _ => return err(format!("castling field '{field}': '{c}' is not a castling letter (KQkq, A-H, a-h or '-')")),
+            _ => {
+                return err(format!(
+                    "castling field '{field}': '{c}' is not a castling letter (KQkq, A-H, a-h or '-')"
+                ));
+            }
         };
         let rook = Square::from_coords(file, rank);
         if !own_rooks.contains(rook) {
-            return err(format!("castling right '{c}' but there is no {name} rook on {rook}"));
+            return err(format!(
+                "castling right '{c}' but there is no {name} rook on {rook}"
+            ));
         }
         match castling.rook_file(color, side) {
             Some(existing) if existing != file => {
-                return err(format!("castling field '{field}' gives {name} two rooks on the same side"));
+                return err(format!(
+                    "castling field '{field}' gives {name} two rooks on the same side"
+                ));
             }
             _ => castling.set(color, side, Some(file)),
         }
@@ -319,7 +382,9 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<Option<Square>, FenEr
         return Ok(None);
     }
     let Some(square) = Square::parse(field) else {
-        return err(format!("e.p. field must be '-' or a square like 'e3', found '{field}'"));
+        return err(format!(
+            "e.p. field must be '-' or a square like 'e3', found '{field}'"
+        ));
     };
     let us = pos.side;
     let (ep_rank, pawn_rank, origin_rank) = match us {
@@ -337,10 +402,15 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<Option<Square>, FenEr
     let pawn = Square::from_coords(file, Rank::new(pawn_rank));
     let origin = Square::from_coords(file, Rank::new(origin_rank));
     if pos.occupied.contains(square) || pos.occupied.contains(origin) {
-        return err(format!("e.p. square {square} says a pawn just passed it, but {square} or {origin} is occupied"));
+        return err(format!(
+            "e.p. square {square} says a pawn just passed it, but {square} or {origin} is occupied"
+        ));
     }
     if pos.piece_at(pawn) != Some((us.flip(), Piece::Pawn)) {
-        return err(format!("e.p. square {square} but there is no {} pawn on {pawn}", color_name(us.flip())));
+        return err(format!(
+            "e.p. square {square} but there is no {} pawn on {pawn}",
+            color_name(us.flip())
+        ));
     }
     // Every check must have been given by the double push: by the pawn
     // itself or by a slider it uncovered when it left `origin`.

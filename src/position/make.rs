@@ -30,7 +30,11 @@ pub struct Undo {
 
 /// King and rook destinations of a castling move whose rook stands on `rook`.
 fn castle_targets(color: Color, king: Square, rook: Square) -> (Square, Square) {
-    let side = if rook > king { CastleSide::Short } else { CastleSide::Long };
+    let side = if rook > king {
+        CastleSide::Short
+    } else {
+        CastleSide::Long
+    };
     let rank = back_rank(color);
     (
         Square::from_coords(side.king_target(), rank),
@@ -154,12 +158,20 @@ impl Position {
             Kind::EnPassant | Kind::Normal => {
                 let moved = self.board[to.index()].unwrap_or(Piece::Pawn);
                 self.remove(us, moved, to);
-                let original = if mv.promotion().is_some() { Piece::Pawn } else { moved };
+                let original = if mv.promotion().is_some() {
+                    Piece::Pawn
+                } else {
+                    moved
+                };
                 self.put(us, original, from);
                 if let Some(captured) = undo.captured {
                     self.put(them, captured, to);
                 } else if undo.kind == Kind::EnPassant {
-                    self.put(them, Piece::Pawn, Square::from_coords(to.file(), from.rank()));
+                    self.put(
+                        them,
+                        Piece::Pawn,
+                        Square::from_coords(to.file(), from.rank()),
+                    );
                 }
             }
         }
@@ -171,7 +183,10 @@ impl Position {
         self.en_passant = undo.en_passant;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
-        debug_assert!(self.is_consistent(), "inconsistent after unmaking {mv} in {self:?}");
+        debug_assert!(
+            self.is_consistent(),
+            "inconsistent after unmaking {mv} in {self:?}"
+        );
     }
 
     /// Copy-make: the position after `mv`, leaving `self` untouched.

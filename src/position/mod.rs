@@ -123,7 +123,11 @@ impl Position {
     /// The colour and kind of the piece on `square`, if any.
     pub fn piece_at(&self, square: Square) -> Option<(Color, Piece)> {
         let piece = self.board[square.index()]?;
-        let color = if self.colors[0].contains(square) { Color::White } else { Color::Black };
+        let color = if self.colors[0].contains(square) {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some((color, piece))
     }
 
@@ -131,7 +135,9 @@ impl Position {
     #[inline]
     pub fn king(&self, color: Color) -> Square {
         // Valid positions always have a king; a1 is an inert fallback.
-        self.colored(color, Piece::King).first().unwrap_or(Square::A1)
+        self.colored(color, Piece::King)
+            .first()
+            .unwrap_or(Square::A1)
     }
 
     /// Castling rights, stored as rook files.
@@ -270,7 +276,9 @@ impl Position {
             && self.colors[0] | self.colors[1] == self.occupied
             && union == self.occupied;
         let board_ok = Square::all().all(|sq| {
-            let from_bitboards = Piece::ALL.into_iter().find(|&p| self.pieces(p).contains(sq));
+            let from_bitboards = Piece::ALL
+                .into_iter()
+                .find(|&p| self.pieces(p).contains(sq));
             from_bitboards == self.board[sq.index()]
         });
         colors_ok && board_ok && self.key == self.compute_key()

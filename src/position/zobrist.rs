@@ -15,9 +15,9 @@ pub(crate) fn piece_key(color: Color, piece: Piece, square: Square) -> u64 {
 /// The combined key of all castling rights.
 #[inline]
 pub(crate) fn castling_key(castling: Castling) -> u64 {
-    castling
-        .iter()
-        .fold(0, |key, (color, file)| key ^ g::ZOBRIST_CASTLING[color.index() * 8 + file.index()])
+    castling.iter().fold(0, |key, (color, file)| {
+        key ^ g::ZOBRIST_CASTLING[color.index() * 8 + file.index()]
+    })
 }
 
 /// The key of an e.p. square (by file).

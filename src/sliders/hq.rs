@@ -20,7 +20,10 @@ fn line_attacks(square: Square, occupied: u64, mask: u64) -> u64 {
     let bit = 1u64 << square.index();
     let o = occupied & mask;
     let forward = o.wrapping_sub(bit.wrapping_mul(2));
-    let reverse = o.swap_bytes().wrapping_sub(bit.swap_bytes().wrapping_mul(2)).swap_bytes();
+    let reverse = o
+        .swap_bytes()
+        .wrapping_sub(bit.swap_bytes().wrapping_mul(2))
+        .swap_bytes();
     (forward ^ reverse) & mask
 }
 

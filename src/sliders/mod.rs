@@ -117,8 +117,18 @@ mod tests {
         for square in Square::all() {
             for &occ in &occupancies {
                 let occ = Bitboard(occ);
-                assert_eq!(S::rook(square, occ), walk(square, occ, &rook_dirs), "{} rook {square}", S::NAME);
-                assert_eq!(S::bishop(square, occ), walk(square, occ, &bishop_dirs), "{} bishop {square}", S::NAME);
+                assert_eq!(
+                    S::rook(square, occ),
+                    walk(square, occ, &rook_dirs),
+                    "{} rook {square}",
+                    S::NAME
+                );
+                assert_eq!(
+                    S::bishop(square, occ),
+                    walk(square, occ, &bishop_dirs),
+                    "{} bishop {square}",
+                    S::NAME
+                );
             }
         }
     }

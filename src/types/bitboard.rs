@@ -69,7 +69,11 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::new(self.0.trailing_zeros() as u8))
+        }
     }
 
     /// The set shifted one rank towards rank 8 (White's forward).
@@ -103,7 +107,7 @@ impl Iterator for Bitboard {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.len() as usize;
+        let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
 }

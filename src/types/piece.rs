@@ -59,7 +59,11 @@ impl Piece {
 
     /// Reads a FEN piece letter: upper case is White, lower case Black.
     pub const fn from_fen_char(c: char) -> Option<(Color, Piece)> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let piece = match c.to_ascii_lowercase() {
             'p' => Piece::Pawn,
             'n' => Piece::Knight,

@@ -111,7 +111,11 @@ impl Square {
     #[inline]
     pub const fn offset(self, delta: i8) -> Option<Square> {
         let index = self.0 as i16 + delta as i16;
-        if index >= 0 && index < 64 { Some(Square(index as u8)) } else { None }
+        if index >= 0 && index < 64 {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
     }
 
     /// All 64 squares, a1 first.
@@ -124,7 +128,10 @@ impl Square {
         let mut chars = text.chars();
         let file = File::from_char(chars.next()?)?;
         let rank = Rank::from_char(chars.next()?)?;
-        chars.next().is_none().then(|| Square::from_coords(file, rank))
+        chars
+            .next()
+            .is_none()
+            .then(|| Square::from_coords(file, rank))
     }
 }
 

@@ -54,6 +54,17 @@ pub struct PerftArgs {
     /// Read KQkq castling as X-FEN and print castling moves as king-takes-rook.
     #[arg(long)]
     pub chess960: bool,
+    /// How illegal moves are excluded: legal (check and pin masks), pseudo
+    /// (pseudo-legal + king-attack test), king-capture (micro-Max's scheme).
+    #[arg(long, default_value = "legal", value_parser = ["legal", "pseudo", "king-capture"])]
+    pub legality: String,
+    /// How child positions are visited: unmake (make/unmake in place) or copy (copy-make).
+    #[arg(long, default_value = "unmake", value_parser = ["unmake", "copy"])]
+    pub make: String,
+    /// Print the leaf statistics table (captures, e.p., castles, promotions,
+    /// checks, discovered/double checks, mates) for depths 1..N.
+    #[arg(long)]
+    pub stats: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -70,6 +81,12 @@ pub struct SuiteArgs {
     /// Skip (position, depth) pairs whose expected count exceeds this.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
+    /// Legality strategy: legal, pseudo or king-capture (see `quince perft --help`).
+    #[arg(long, default_value = "legal", value_parser = ["legal", "pseudo", "king-capture"])]
+    pub legality: String,
+    /// Make style: unmake or copy.
+    #[arg(long, default_value = "unmake", value_parser = ["unmake", "copy"])]
+    pub make: String,
     /// Make every leaf move instead of counting the last ply in bulk.
     #[arg(long)]
     pub no_bulk: bool,
@@ -115,5 +132,9 @@ fn main() -> ExitCode {
 
 /// Mnodes per second, 0 for a zero duration.
 pub fn mnps(nodes: u64, seconds: f64) -> f64 {
-    if seconds > 0.0 { nodes as f64 / seconds / 1e6 } else { 0.0 }
+    if seconds > 0.0 {
+        nodes as f64 / seconds / 1e6
+    } else {
+        0.0
+    }
 }

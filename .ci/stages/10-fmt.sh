@@ -1,0 +1,2 @@
+set -euo pipefail
+cargo fmt --all --check

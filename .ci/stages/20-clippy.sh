@@ -1,0 +1,5 @@
+# Clippy for every feature set CI builds.
+set -euo pipefail
+cargo clippy --all-targets -- -D warnings
+cargo clippy --all-targets --no-default-features --features magic -- -D warnings
+RUSTFLAGS='-C target-feature=+bmi2' cargo clippy --all-targets --no-default-features --features pext -- -D warnings

@@ -1,0 +1,3 @@
+# The README's test command.
+set -euo pipefail
+cargo test --release

@@ -1,0 +1,416 @@
+//! The legality strategies and make styles the lab compares, each a type so
+//! that perft is monomorphised per combination: no runtime branch on the
+//! strategy in the hot loop.
+//!
+//! | strategy | how illegal moves are removed |
+//! | --- | --- |
+//! | [`Legal`] | never generated: check and pin masks (`movegen::legal`) |
+//! | [`Pseudo`] | pseudo-legal generation, then make + "is my king attacked?" for the moves that can be illegal: king moves, pinned pieces, e.p., and everything when in check |
+//! | [`KingCapture`] | micro-Max: pseudo-legal moves are made blindly; a position where the side to move can capture the enemy king (or "capture" a square a castling king left or crossed) proves the previous move illegal |
+//!
+//! For king-capture perft the leaf ply still needs the reply's test (one
+//! more pseudo-legal generation, reduced to the union of capture targets),
+//! because only legal leaves count; that is the price of the scheme.
+
+use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
+use crate::movegen::{MoveList, count_legal, generate};
+use crate::position::Position;
+use crate::types::{Bitboard, Move, Piece};
+
+/// Make/unmake or copy-make: how a child position is visited.
+pub trait MakeStyle {
+    const NAME: &'static str;
+    /// Runs `f` on the position after `mv` and returns its result; `pos`
+    /// is unchanged afterwards.
+    fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R;
+}
+
+/// Make the move in place, then unmake it.
+pub struct Unmake;
+/// Copy the position and make the move on the copy.
+pub struct CopyMake;
+
+impl MakeStyle for Unmake {
+    const NAME: &'static str = "unmake";
+    #[inline]
+    fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
+        let undo = pos.make(mv);
+        let result = f(pos);
+        pos.unmake(mv, undo);
+        result
+    }
+}
+
+impl MakeStyle for CopyMake {
+    const NAME: &'static str = "copy";
+    #[inline]
+    fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
+        let mut child = pos.play(mv);
+        f(&mut child)
+    }
+}
+
+/// A way of producing only legal moves, for perft and statistics.
+pub trait Strategy {
+    /// The name used by `--legality` and in JSON.
+    const NAME: &'static str;
+
+    /// Perft with bulk counting where the strategy allows it.
+    fn perft<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64;
+
+    /// Perft making every leaf move.
+    fn perft_full<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = Self::legal_moves::<M>(pos);
+        let mut nodes = 0;
+        for &mv in moves.iter() {
+            nodes += M::with_child(pos, mv, |child| Self::perft_full::<M>(child, depth - 1));
+        }
+        nodes
+    }
+
+    /// The legal moves of `pos`, found the strategy's way.
+    fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList;
+}
+
+/// Legal generation with check and pin masks.
+pub struct Legal;
+/// Pseudo-legal generation plus a king-attack test after making.
+pub struct Pseudo;
+/// micro-Max's king-capture scheme.
+pub struct KingCapture;
+
+impl Strategy for Legal {
+    const NAME: &'static str = "legal";
+
+    fn perft<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => count_legal(pos),
+            _ => {
+                let moves = Self::legal_moves::<M>(pos);
+                let mut nodes = 0;
+                for &mv in moves.iter() {
+                    nodes += M::with_child(pos, mv, |child| Self::perft::<M>(child, depth - 1));
+                }
+                nodes
+            }
+        }
+    }
+
+    fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
+        let mut list = MoveList::new();
+        generate(pos, |batch| {
+            batch.moves().for_each(|mv| list.push(mv));
+            false
+        });
+        list
+    }
+}
+
+/// Whether the side that just moved left its king attacked in `child`.
+#[inline]
+fn mover_in_check(child: &Position) -> bool {
+    let mover = child.side_to_move().flip();
+    child.is_attacked(child.king(mover), child.side_to_move(), child.occupied())
+}
+
+impl Pseudo {
+    /// Calls `f` with each pseudo-legal move and whether it needs the
+    /// make-and-test (king moves, pinned pieces, e.p., any move in check).
+    #[inline]
+    fn for_each<F: FnMut(Move, bool)>(pos: &Position, mut f: F) {
+        let info = pos.check_info();
+        let in_check = info.checkers.is_nonempty();
+        let ep = pos
+            .en_passant()
+            .map(Bitboard::from_square)
+            .unwrap_or_default();
+        generate_pseudo(pos, CastlingCheck::Attacks, |batch| {
+            let risky_piece =
+                in_check || batch.piece == Piece::King || info.pinned.contains(batch.from);
+            let pawn_ep = if batch.piece == Piece::Pawn {
+                ep
+            } else {
+                Bitboard::EMPTY
+            };
+            for mv in batch.moves() {
+                // Castling was fully checked by the generator.
+                let castle =
+                    batch.piece == Piece::King && pos.color(pos.side_to_move()).contains(mv.to());
+                let needs_test = (risky_piece && !castle) || pawn_ep.contains(mv.to());
+                f(mv, needs_test);
+            }
+            false
+        });
+    }
+}
+
+impl Strategy for Pseudo {
+    const NAME: &'static str = "pseudo";
+
+    fn perft<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = MoveList::new();
+        let mut tested = MoveList::new();
+        Self::for_each(pos, |mv, needs_test| {
+            if needs_test {
+                tested.push(mv)
+            } else {
+                moves.push(mv)
+            }
+        });
+        let mut nodes = 0;
+        if depth == 1 {
+            nodes += moves.len() as u64;
+            for &mv in tested.iter() {
+                nodes += M::with_child(pos, mv, |child| u64::from(!mover_in_check(child)));
+            }
+            return nodes;
+        }
+        for &mv in moves.iter() {
+            nodes += M::with_child(pos, mv, |child| Self::perft::<M>(child, depth - 1));
+        }
+        for &mv in tested.iter() {
+            nodes += M::with_child(pos, mv, |child| {
+                if mover_in_check(child) {
+                    0
+                } else {
+                    Self::perft::<M>(child, depth - 1)
+                }
+            });
+        }
+        nodes
+    }
+
+    fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
+        let mut candidates = Vec::with_capacity(64);
+        Self::for_each(pos, |mv, needs_test| candidates.push((mv, needs_test)));
+        let mut list = MoveList::new();
+        for (mv, needs_test) in candidates {
+            if !needs_test || !M::with_child(pos, mv, |child| mover_in_check(child)) {
+                list.push(mv);
+            }
+        }
+        list
+    }
+}
+
+impl KingCapture {
+    /// Every square the side to move could move a piece onto by capture
+    /// (pawn diagonals included, even onto empty squares, as micro-Max lets
+    /// pawns "capture" e.p. and castling squares): one pseudo-legal
+    /// generation, reduced to a set.
+    #[inline]
+    fn capture_targets(pos: &Position) -> Bitboard {
+        let mut targets = Bitboard::EMPTY;
+        generate_pseudo(pos, CastlingCheck::EmptySquaresOnly, |batch| {
+            targets |= match batch.piece {
+                Piece::Pawn => crate::tables::pawn_attacks(pos.side_to_move(), batch.from),
+                _ => batch.to,
+            };
+            false
+        });
+        targets
+    }
+
+    /// Whether `child` proves the move into it illegal: its side to move
+    /// can capture the enemy king, or "capture" a square the castling king
+    /// left or crossed.
+    ///
+    /// The king test is the scheme's own: one pseudo-legal generation of the
+    /// reply, reduced to its capture targets. The castling squares are tested
+    /// on the board with the castled king and rook lifted off again: in
+    /// Chess960 the rook can land between an attacker and the squares the
+    /// king crossed (`rk5r/8/8/8/8/8/8/RK5R w HAha`: after Rh8xh8, ...O-O-O
+    /// puts the rook on d8 between h8 and b8), which micro-Max's standard
+    /// chess never meets.
+    #[inline]
+    fn refuted(child: &Position, castle: Option<(Bitboard, Bitboard)>) -> bool {
+        let king = Bitboard::from_square(child.king(child.side_to_move().flip()));
+        if (Self::capture_targets(child) & king).is_nonempty() {
+            return true;
+        }
+        let Some((squares, castled)) = castle else {
+            return false;
+        };
+        let before = child.occupied() & !castled;
+        squares
+            .into_iter()
+            .any(|sq| child.is_attacked(sq, child.side_to_move(), before))
+    }
+
+    /// For a castling move: the squares handed to the reply (the king's
+    /// start and the squares it crossed) and the castled king and rook
+    /// squares. `None` for any other move.
+    #[inline]
+    fn castle_squares(pos: &Position, mv: Move) -> Option<(Bitboard, Bitboard)> {
+        let us = pos.side_to_move();
+        if pos.piece_on(mv.from()) != Some(Piece::King) || !pos.color(us).contains(mv.to()) {
+            return None;
+        }
+        let side = if mv.to() > mv.from() {
+            crate::position::CastleSide::Short
+        } else {
+            crate::position::CastleSide::Long
+        };
+        let (king_to, rook_to) = crate::movegen::pseudo::castling_destinations(mv.from(), side);
+        Some((
+            castling_refutation_squares(mv.from(), king_to),
+            Bitboard::from_square(king_to) | Bitboard::from_square(rook_to),
+        ))
+    }
+
+    fn pseudo_moves(pos: &Position) -> MoveList {
+        let mut list = MoveList::new();
+        generate_pseudo(pos, CastlingCheck::EmptySquaresOnly, |batch| {
+            batch.moves().for_each(|mv| list.push(mv));
+            false
+        });
+        list
+    }
+}
+
+impl Strategy for KingCapture {
+    const NAME: &'static str = "king-capture";
+
+    fn perft<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = Self::pseudo_moves(pos);
+        let mut nodes = 0;
+        for &mv in moves.iter() {
+            let castle_squares = Self::castle_squares(pos, mv);
+            nodes += M::with_child(pos, mv, |child| {
+                if Self::refuted(child, castle_squares) {
+                    0
+                } else {
+                    Self::perft::<M>(child, depth - 1)
+                }
+            });
+        }
+        nodes
+    }
+
+    fn perft_full<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        // Every leaf is already made (and tested) by `perft`.
+        Self::perft::<M>(pos, depth)
+    }
+
+    fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
+        let moves = Self::pseudo_moves(pos);
+        let mut list = MoveList::new();
+        for &mv in moves.iter() {
+            let castle_squares = Self::castle_squares(pos, mv);
+            if !M::with_child(pos, mv, |child| Self::refuted(child, castle_squares)) {
+                list.push(mv);
+            }
+        }
+        list
+    }
+}
+
+/// Names accepted by `--legality`.
+pub const STRATEGIES: [&str; 3] = [Legal::NAME, Pseudo::NAME, KingCapture::NAME];
+/// Names accepted by `--make`.
+pub const MAKE_STYLES: [&str; 2] = [Unmake::NAME, CopyMake::NAME];
+
+/// Perft with a strategy and make style chosen by name (dispatched once,
+/// at the root). Returns `None` for an unknown name.
+pub fn perft_by_name(
+    pos: &mut Position,
+    depth: u32,
+    bulk: bool,
+    strategy: &str,
+    make: &str,
+) -> Option<u64> {
+    fn run<S: Strategy, M: MakeStyle>(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
+        if bulk {
+            S::perft::<M>(pos, depth)
+        } else {
+            S::perft_full::<M>(pos, depth)
+        }
+    }
+    fn with_make<S: Strategy>(
+        pos: &mut Position,
+        depth: u32,
+        bulk: bool,
+        make: &str,
+    ) -> Option<u64> {
+        match make {
+            "unmake" => Some(run::<S, Unmake>(pos, depth, bulk)),
+            "copy" => Some(run::<S, CopyMake>(pos, depth, bulk)),
+            _ => None,
+        }
+    }
+    match strategy {
+        "legal" => with_make::<Legal>(pos, depth, bulk, make),
+        "pseudo" => with_make::<Pseudo>(pos, depth, bulk, make),
+        "king-capture" => with_make::<KingCapture>(pos, depth, bulk, make),
+        _ => None,
+    }
+}
+
+/// Divide under a strategy and make style chosen by name: the count below
+/// each root move (found the strategy's way). `progress(done, total, nodes)`
+/// is called after each root move. `None` for an unknown name.
+pub fn divide_by_name(
+    pos: &mut Position,
+    depth: u32,
+    bulk: bool,
+    strategy: &str,
+    make: &str,
+    progress: &mut dyn FnMut(usize, usize, u64),
+) -> Option<Vec<(Move, u64)>> {
+    fn run<S: Strategy, M: MakeStyle>(
+        pos: &mut Position,
+        depth: u32,
+        bulk: bool,
+        progress: &mut dyn FnMut(usize, usize, u64),
+    ) -> Vec<(Move, u64)> {
+        let moves = S::legal_moves::<M>(pos);
+        let mut out = Vec::with_capacity(moves.len());
+        let mut total = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            let below = depth.saturating_sub(1);
+            let nodes = M::with_child(pos, mv, |child| {
+                if bulk {
+                    S::perft::<M>(child, below)
+                } else {
+                    S::perft_full::<M>(child, below)
+                }
+            });
+            total += nodes;
+            out.push((mv, nodes));
+            progress(i + 1, moves.len(), total);
+        }
+        out
+    }
+    fn with_make<S: Strategy>(
+        pos: &mut Position,
+        depth: u32,
+        bulk: bool,
+        make: &str,
+        progress: &mut dyn FnMut(usize, usize, u64),
+    ) -> Option<Vec<(Move, u64)>> {
+        match make {
+            "unmake" => Some(run::<S, Unmake>(pos, depth, bulk, progress)),
+            "copy" => Some(run::<S, CopyMake>(pos, depth, bulk, progress)),
+            _ => None,
+        }
+    }
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    match strategy {
+        "legal" => with_make::<Legal>(pos, depth, bulk, make, progress),
+        "pseudo" => with_make::<Pseudo>(pos, depth, bulk, make, progress),
+        "king-capture" => with_make::<KingCapture>(pos, depth, bulk, make, progress),
+        _ => None,
+    }
+}

@@ -1,0 +1,57 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use quince::Position;
+use quince::suite::{self, SuiteEntry};
+
+/// Reads a suite from `tests/data/`.
+pub fn load_suite(name: &str) -> Vec<SuiteEntry> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    suite::parse(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Runs every (position, depth) with an expected count up to `max_nodes`
+/// through `count`, and returns the mismatches as readable lines.
+pub fn run_suite(
+    entries: &[SuiteEntry],
+    max_nodes: u64,
+    count: impl Fn(&mut Position, u32) -> u64,
+) -> (usize, Vec<String>) {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for entry in entries {
+        let mut pos = Position::from_fen(&entry.fen)
+            .unwrap_or_else(|e| panic!("line {}: {e}: {}", entry.line, entry.fen));
+        for &(depth, expected) in &entry.expected {
+            if expected > max_nodes {
+                continue;
+            }
+            let nodes = count(&mut pos, depth);
+            checked += 1;
+            if nodes != expected {
+                failures.push(format!(
+                    "line {} D{depth}: expected {expected}, got {nodes}: {}",
+                    entry.line, entry.fen
+                ));
+            }
+        }
+    }
+    (checked, failures)
+}
+
+/// A small deterministic PRNG (xorshift64*) for random games.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
