@@ -19,20 +19,28 @@
 //!   positions exactly as shakmaty's keys do (equal key iff equal position, on
 //!   a sample of up to two million positions);
 //! * for every legal move: make keeps the position consistent, `play` gives the
-//!   same position, and unmake restores the original exactly (`==`).
+//!   same position, and unmake restores the original exactly (`==`);
+//! * every legality strategy (`legal`, `pseudo`, `king-capture`) with both make
+//!   styles (`unmake`, `copy`) finds the same legal moves and perft(1), and
+//!   one time in 16 the same perft(2) as shakmaty; in the game runs this is
+//!   done on one position in 2 (quick) or 8 (long), as it costs several times
+//!   the rest.
 //!
-//! `cargo test --release` runs the quick version (40 000 positions; 5 000 in a debug build). The
-//! long run is scaled by an environment variable:
+//! `cargo test --release` runs the quick version (30 000 game positions and
+//! 100 000 random placements; a tenth of that in a debug build). The long run
+//! is scaled by environment variables:
 //!
 //! ```text
 //! QUINCE_DIFF_POSITIONS=10000000 cargo test --release --test differential -- --ignored --nocapture
 //! ```
 //!
-//! (`QUINCE_DIFF_SEED` changes the seed.) The sliding-attack backend under test
+//! (`QUINCE_DIFF_SEED` changes the seed, `QUINCE_DIFF_STRATEGY_EVERY` how often
+//! the strategies are compared: 1 is every position.) The sliding-attack backend under test
 //! is the one the crate was built with (`--features magic`, `--features pext`);
 //! the test prints it.
 
 use quince::movegen::{count_legal, has_legal_move, legal_moves};
+use quince::perft::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
 use quince::{Bitboard, Color, Piece, Position, Square};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
@@ -103,6 +111,11 @@ struct Coverage {
     castling_moves: u64,
     promotions: u64,
     key_pairs: u64,
+    strategy_checks: u64,
+    perft2_checks: u64,
+    /// The other strategies run on one position in `strategy_every` (0 or
+    /// 1: all), perft(2) on one in `16 * strategy_every`.
+    strategy_every: u64,
 }
 
 /// The FEN Quince must write for shakmaty's position: shakmaty's FEN (e.p. in
@@ -291,6 +304,22 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
         assert_eq!(q.uci(parsed), text, "parse_uci({text}) {}", here());
     }
     assert_eq!(count_legal(q), moves.len() as u64, "count_legal {}", here());
+    let mut expected: Vec<u16> = moves.iter().map(|mv| mv.bits()).collect();
+    expected.sort_unstable();
+    let every = cov.strategy_every.max(1);
+    if cov.positions % every == 0 {
+        // perft(2) costs a generation per move (per move and reply under
+        // king-capture): only on one position in 16 of these.
+        let perft2 = (cov.positions % (16 * every) == 0).then(|| shakmaty::perft(s, 2));
+        check_strategy::<Legal, Unmake>(q, &expected, perft2);
+        check_strategy::<Legal, CopyMake>(q, &expected, perft2);
+        check_strategy::<Pseudo, Unmake>(q, &expected, perft2);
+        check_strategy::<Pseudo, CopyMake>(q, &expected, perft2);
+        check_strategy::<KingCapture, Unmake>(q, &expected, perft2);
+        check_strategy::<KingCapture, CopyMake>(q, &expected, perft2);
+        cov.strategy_checks += 1;
+        cov.perft2_checks += u64::from(perft2.is_some());
+    }
     assert_eq!(
         has_legal_move(q),
         !moves.is_empty(),
@@ -333,12 +362,46 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
     cov.promotions += moves.iter().filter(|mv| mv.promotion().is_some()).count() as u64;
 }
 
+/// One legality strategy and make style: its legal moves are the expected
+/// set, perft(1) (bulk and full) counts them, perft(2) matches shakmaty's
+/// when given, and the position is left unchanged.
+fn check_strategy<S: Strategy, M: MakeStyle>(
+    q: &mut Position,
+    expected: &[u16],
+    perft2: Option<u64>,
+) {
+    let before = q.clone();
+    let what = || format!("{} / {} at {}", S::NAME, M::NAME, before.fen());
+    let mut moves: Vec<u16> = S::legal_moves::<M>(q).iter().map(|mv| mv.bits()).collect();
+    moves.sort_unstable();
+    assert_eq!(moves, expected, "legal moves differ under {}", what());
+    assert_eq!(
+        S::perft::<M>(q, 1),
+        expected.len() as u64,
+        "perft(1) under {}",
+        what()
+    );
+    assert_eq!(
+        S::perft_full::<M>(q, 1),
+        expected.len() as u64,
+        "full perft(1) under {}",
+        what()
+    );
+    if let Some(nodes) = perft2 {
+        assert_eq!(S::perft::<M>(q, 2), nodes, "perft(2) under {}", what());
+    }
+    assert_eq!(*q, before, "the position changed under {}", what());
+}
+
 /// Plays random games from the suite positions until `budget` positions have
 /// been compared.
-fn run(budget: u64, seed: u64) -> Coverage {
+fn run(budget: u64, seed: u64, strategy_every: u64) -> Coverage {
     let starts = starts();
     let mut rng = Rng(seed);
-    let mut cov = Coverage::default();
+    let mut cov = Coverage {
+        strategy_every,
+        ..Coverage::default()
+    };
     let mut keys = KeyMaps::default();
     // Games are long enough for promotions and bare-king endings, short
     // enough that every start position gets games within the budget.
@@ -388,8 +451,9 @@ fn run(budget: u64, seed: u64) -> Coverage {
         }
     }
     eprintln!(
-        "differential ({} sliders): {} positions in {:.1} s, seed {seed:#x}\n  {cov:?}",
+        "differential ({} sliders; strategies {:?} x make styles unmake, copy): {} positions in {:.1} s, seed {seed:#x}\n  {cov:?}",
         quince::sliders::ACTIVE,
+        quince::perft::strategy::STRATEGIES,
         cov.positions,
         started.elapsed().as_secs_f64()
     );
@@ -434,11 +498,15 @@ const DEFAULT_SEED: u64 = 0x5155_494E_4345; // "QUINCE"
 fn quick_differential_against_shakmaty() {
     // Debug builds check consistency in every make/unmake and run slower.
     let budget = if cfg!(debug_assertions) {
-        5_000
+        3_000
     } else {
-        40_000
+        30_000
     };
-    let cov = run(budget, env_u64("QUINCE_DIFF_SEED").unwrap_or(DEFAULT_SEED));
+    let cov = run(
+        budget,
+        env_u64("QUINCE_DIFF_SEED").unwrap_or(DEFAULT_SEED),
+        2,
+    );
     assert_eq!(cov.positions, budget);
     // The run must have reached the cases that matter.
     for (what, count) in [
@@ -452,6 +520,8 @@ fn quick_differential_against_shakmaty() {
         ("e.p. moves", cov.ep_moves),
         ("castling moves", cov.castling_moves),
         ("promotions", cov.promotions),
+        ("strategy comparisons", cov.strategy_checks),
+        ("perft(2) comparisons", cov.perft2_checks),
     ] {
         assert!(count > 0, "the quick run reached no {what}: {cov:?}");
     }
@@ -465,6 +535,7 @@ fn long_differential_against_shakmaty() {
     let cov = run(
         budget,
         env_u64("QUINCE_DIFF_SEED").unwrap_or(DEFAULT_SEED ^ budget),
+        env_u64("QUINCE_DIFF_STRATEGY_EVERY").unwrap_or(8),
     );
     assert_eq!(cov.positions, budget);
 }
@@ -564,9 +635,9 @@ fn random_setups_agree() {
     let mut keys = KeyMaps::default();
     let mut cov = Coverage::default();
     let total = if cfg!(debug_assertions) {
-        20_000
+        10_000
     } else {
-        200_000
+        100_000
     };
     let (mut both, mut lenient, mut only_shakmaty) = (0, 0, Vec::new());
     let mut reasons: HashMap<String, usize> = HashMap::new();

@@ -10,9 +10,12 @@
 //!   its own ray-walking attack test (none of the engine's attack tables,
 //!   sliders or masks). Its legal moves must equal the engine's, and making a
 //!   move must give the same position in both (pieces, rights, e.p., clocks).
+//!   The `pseudo` and `king-capture` legality strategies must find the same moves.
 
 use proptest::prelude::*;
 use quince::movegen::legal_moves;
+use quince::perft::Strategy as _;
+use quince::perft::{CopyMake, KingCapture, Pseudo, Unmake};
 use quince::position::CastleSide;
 use quince::{Color, Move, Piece, Position, Square};
 
@@ -493,6 +496,22 @@ fn assert_matches_slow_model(pos: &Position) {
             pos.fen()
         );
     }
+    // The other legality strategies must find the same moves.
+    let mut scratch = pos.clone();
+    for (name, mut list) in [
+        (
+            "pseudo",
+            Pseudo::legal_moves::<Unmake>(&mut scratch).to_vec(),
+        ),
+        (
+            "king-capture",
+            KingCapture::legal_moves::<CopyMake>(&mut scratch).to_vec(),
+        ),
+    ] {
+        list.sort_by_key(|m| m.bits());
+        assert_eq!(list, generated, "{}: strategy {name} disagrees", pos.fen());
+    }
+    assert_eq!(&scratch, pos);
     let us = pos.side_to_move();
     for mv in generated {
         let after = pos.play(mv);
