@@ -44,7 +44,7 @@ use quince::perft::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, U
 use quince::{Bitboard, Color, Piece, Position, Square};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, PositionError};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -307,10 +307,13 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
     let mut expected: Vec<u16> = moves.iter().map(|mv| mv.bits()).collect();
     expected.sort_unstable();
     let every = cov.strategy_every.max(1);
-    if cov.positions % every == 0 {
+    if cov.positions.is_multiple_of(every) {
         // perft(2) costs a generation per move (per move and reply under
         // king-capture): only on one position in 16 of these.
-        let perft2 = (cov.positions % (16 * every) == 0).then(|| shakmaty::perft(s, 2));
+        let perft2 = cov
+            .positions
+            .is_multiple_of(16 * every)
+            .then(|| shakmaty::perft(s, 2));
         check_strategy::<Legal, Unmake>(q, &expected, perft2);
         check_strategy::<Legal, CopyMake>(q, &expected, perft2);
         check_strategy::<Pseudo, Unmake>(q, &expected, perft2);
@@ -683,8 +686,8 @@ fn random_setups_agree() {
                 let kinds = format!("{:?}", refused.kinds());
                 let s = parsed
                     .into_position::<Chess>(CastlingMode::Chess960)
-                    .or_else(|e| e.ignore_impossible_check())
-                    .or_else(|e| e.ignore_too_much_material())
+                    .or_else(PositionError::ignore_impossible_check)
+                    .or_else(PositionError::ignore_too_much_material)
                     .unwrap_or_else(|e| {
                         panic!("{fen}: Quince accepts, shakmaty refuses: {:?}", e.kinds())
                     });
