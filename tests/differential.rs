@@ -17,7 +17,7 @@
 //!   reading it back gives an equal position;
 //! * `key() == compute_key()`, `is_consistent()`, and the Zobrist keys separate
 //!   positions exactly as shakmaty's keys do (equal key iff equal position, on
-//!   a sample of up to two million positions);
+//!   up to two million distinct positions per run);
 //! * for every legal move: make keeps the position consistent, `play` gives the
 //!   same position, and unmake restores the original exactly (`==`);
 //! * every legality strategy (`legal`, `pseudo`, `king-capture`) with both make
