@@ -28,6 +28,18 @@ pub fn pawn_attacks(color: Color, square: Square) -> Bitboard {
     Bitboard(g::PAWN_ATTACKS[color.index()][square.index()])
 }
 
+/// Rook attacks from `square` on an empty board (rank and file).
+#[inline]
+pub fn rook_rays(square: Square) -> Bitboard {
+    Bitboard(g::ROOK_RAYS[square.index()])
+}
+
+/// Bishop attacks from `square` on an empty board (both diagonals).
+#[inline]
+pub fn bishop_rays(square: Square) -> Bitboard {
+    Bitboard(g::BISHOP_RAYS[square.index()])
+}
+
 /// Squares strictly between `a` and `b` if they share a line, else empty.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {

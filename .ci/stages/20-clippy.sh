@@ -2,4 +2,4 @@
 set -euo pipefail
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --no-default-features --features magic -- -D warnings
-RUSTFLAGS='-C target-feature=+bmi2' cargo clippy --all-targets --no-default-features --features pext -- -D warnings
+RUSTFLAGS='-C target-cpu=x86-64-v3' cargo clippy --all-targets --no-default-features --features pext -- -D warnings

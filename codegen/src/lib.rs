@@ -78,6 +78,16 @@ fn geometry_tables() -> TokenStream {
         "The h1-a8 anti-diagonal through each square, without the square.",
         anti_diagonal_mask,
     );
+    let rook_rays = table_64(
+        "ROOK_RAYS",
+        "Rook attacks on an empty board: the rank and file through each square, without it.",
+        |s| rank_mask(s) | file_mask(s),
+    );
+    let bishop_rays = table_64(
+        "BISHOP_RAYS",
+        "Bishop attacks on an empty board: both diagonals through each square, without it.",
+        |s| diagonal_mask(s) | anti_diagonal_mask(s),
+    );
     let between = table_64x64(
         "BETWEEN",
         "Squares strictly between two squares on a shared line (empty if none).",
@@ -104,6 +114,8 @@ fn geometry_tables() -> TokenStream {
         #file
         #diagonal
         #anti_diagonal
+        #rook_rays
+        #bishop_rays
         #between
         #line
         #[doc = "Rook attacks along one rank, indexed by `[file][(rank occupancy >> 1) & 63]`, as a bit set of files."]

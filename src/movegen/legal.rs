@@ -1,15 +1,21 @@
 //! Legal move generation with check and pin masks.
 //!
-//! 1. Find the checkers and pinned pieces in one scan from the king.
-//! 2. King moves: any square not attacked once the king has left (so a king
+//! 1. Find the checkers and pinned pieces in one scan from the king
+//!    ([`Position::check_info`]); skipped when no enemy slider shares a line
+//!    with the king.
+//! 2. King moves: squares not attacked once the king has left (so a king
 //!    cannot step back along a checking ray).
 //! 3. In double check, stop. In single check, the other pieces may only
 //!    capture the checker or block: `target = checker | between(king, checker)`.
 //! 4. A pinned piece may only move along the line through its king and itself.
-//! 5. En passant is rare and has the one pin that the masks miss (both pawns
+//! 5. En passant is rare and has the one pin the masks miss (both pawns
 //!    leave the king's rank), so it is verified by recomputing slider attacks.
 //! 6. Castling: rights present, squares empty, king path not attacked, with
 //!    the castling rook lifted off the board (Chess960 corner cases).
+//!
+//! Two entry points share these steps: [`generate`] hands out one batch per
+//! piece (for move lists), and [`count`] only adds popcounts, moving all
+//! unpinned pawns at once by shifting the whole pawn set (perft's last ply).
 
 use super::{PieceMoves, promotion_rank};
 use crate::position::{CastleSide, Position};
@@ -17,190 +23,367 @@ use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{between, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::types::{Bitboard, Color, Piece, Square};
 
+/// What every step needs, computed once per position.
+struct Context {
+    us: Color,
+    own: Bitboard,
+    enemy: Bitboard,
+    occupied: Bitboard,
+    king: Square,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    /// Where non-king pieces may go: anywhere not own when not in check,
+    /// else the checker or a square between it and the king.
+    target: Bitboard,
+}
+
+impl Context {
+    #[inline]
+    fn new(pos: &Position) -> Context {
+        let us = pos.side_to_move();
+        let own = pos.color(us);
+        let king = pos.king(us);
+        let info = pos.check_info();
+        let target = match info.checkers.first() {
+            Some(checker) => between(king, checker) | info.checkers,
+            None => !own,
+        };
+        Context {
+            us,
+            own,
+            enemy: pos.color(us.flip()),
+            occupied: pos.occupied(),
+            king,
+            checkers: info.checkers,
+            pinned: info.pinned,
+            target,
+        }
+    }
+}
+
 /// Calls `visit` with every non-empty batch of legal moves. `visit` returns
 /// `true` to stop early; `generate` then returns `true`.
 #[inline]
 pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, mut visit: F) -> bool {
-    let us = pos.side_to_move();
-    let own = pos.color(us);
-    let occupied = pos.occupied();
-    let king = pos.king(us);
-    let info = pos.check_info();
-
-    // King steps, tested with the king lifted off the board.
-    let without_king = occupied ^ Bitboard::from_square(king);
-    let mut king_to = Bitboard::EMPTY;
-    for to in king_attacks(king) & !own {
-        if !pos.is_attacked(to, us.flip(), without_king) {
-            king_to |= Bitboard::from_square(to);
-        }
-    }
-    if emit(&mut visit, Piece::King, king, king_to, false) {
+    let cx = Context::new(pos);
+    let mut emit = |piece, from, to: Bitboard, promotes| {
+        to.is_nonempty()
+            && visit(PieceMoves {
+                piece,
+                from,
+                to,
+                promotes,
+            })
+    };
+    let (king_steps, castles) = king_moves(pos, &cx);
+    if emit(Piece::King, cx.king, king_steps, false) {
         return true;
     }
-    if info.checkers.has_several() {
+    if cx.checkers.has_several() {
         return false;
     }
-    let target = match info.checkers.first() {
-        Some(checker) => between(king, checker) | info.checkers,
-        None => !own,
-    };
-
-    for from in pos.colored(us, Piece::Knight) & !info.pinned {
+    for from in pos.colored(cx.us, Piece::Knight) & !cx.pinned {
+        if emit(Piece::Knight, from, knight_attacks(from) & cx.target, false) {
+            return true;
+        }
+    }
+    let queens = pos.colored(cx.us, Piece::Queen);
+    for from in pos.colored(cx.us, Piece::Bishop) | queens {
+        let piece = pos.piece_on(from).unwrap_or(Piece::Bishop);
         if emit(
-            &mut visit,
-            Piece::Knight,
+            piece,
             from,
-            knight_attacks(from) & target,
+            pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & cx.target,
             false,
         ) {
             return true;
         }
     }
-    let queens = pos.colored(us, Piece::Queen);
-    for from in pos.colored(us, Piece::Bishop) | queens {
-        let mut to = bishop_attacks(from, occupied) & target;
-        if info.pinned.contains(from) {
-            to &= line(king, from);
-        }
-        let piece = pos.piece_on(from).unwrap_or(Piece::Bishop);
-        if emit(&mut visit, piece, from, to, false) {
-            return true;
-        }
-    }
-    for from in pos.colored(us, Piece::Rook) | queens {
-        let mut to = rook_attacks(from, occupied) & target;
-        if info.pinned.contains(from) {
-            to &= line(king, from);
-        }
+    for from in pos.colored(cx.us, Piece::Rook) | queens {
         let piece = pos.piece_on(from).unwrap_or(Piece::Rook);
-        if emit(&mut visit, piece, from, to, false) {
-            return true;
-        }
-    }
-    if pawn_moves(pos, us, king, info.pinned, target, &mut visit) {
-        return true;
-    }
-    if info.checkers.is_empty() && castling_moves(pos, us, king, &mut visit) {
-        return true;
-    }
-    false
-}
-
-#[inline]
-fn emit<F: FnMut(PieceMoves) -> bool>(
-    visit: &mut F,
-    piece: Piece,
-    from: Square,
-    to: Bitboard,
-    promotes: bool,
-) -> bool {
-    to.is_nonempty()
-        && visit(PieceMoves {
+        if emit(
             piece,
             from,
-            to,
-            promotes,
-        })
-}
-
-#[inline]
-fn pawn_moves<F: FnMut(PieceMoves) -> bool>(
-    pos: &Position,
-    us: Color,
-    king: Square,
-    pinned: Bitboard,
-    target: Bitboard,
-    visit: &mut F,
-) -> bool {
-    let empty = !pos.occupied();
-    let enemy = pos.color(us.flip());
-    let pawns = pos.colored(us, Piece::Pawn);
-    // After one push, a pawn that can push again stands on its third rank.
-    let third_rank = match us {
-        Color::White => Bitboard::rank(2),
-        Color::Black => Bitboard::rank(5),
-    };
-    let forward = |set: Bitboard| match us {
-        Color::White => set.north(),
-        Color::Black => set.south(),
-    };
-    let last = promotion_rank(us);
-    for from in pawns {
-        let one = forward(Bitboard::from_square(from)) & empty;
-        let two = forward(one & third_rank) & empty;
-        let mut to = (pawn_attacks(us, from) & enemy) | one | two;
-        to &= target;
-        if pinned.contains(from) {
-            to &= line(king, from);
-        }
-        if emit(visit, Piece::Pawn, from, to, last.contains(from)) {
+            pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & cx.target,
+            false,
+        ) {
             return true;
         }
     }
-    if let Some(ep) = pos.en_passant() {
-        for from in pawn_attacks(us.flip(), ep) & pawns {
-            if en_passant_is_legal(pos, us, king, from, ep)
-                && emit(visit, Piece::Pawn, from, Bitboard::from_square(ep), false)
-            {
-                return true;
-            }
+    let last = promotion_rank(cx.us);
+    let empty = !cx.occupied;
+    for from in pos.colored(cx.us, Piece::Pawn) {
+        let one = forward(cx.us, Bitboard::from_square(from)) & empty;
+        let two = forward(cx.us, one & third_rank(cx.us)) & empty;
+        let to =
+            ((pawn_attacks(cx.us, from) & cx.enemy) | one | two) & cx.target & pin_mask(&cx, from);
+        if emit(Piece::Pawn, from, to, last.contains(from)) {
+            return true;
         }
     }
-    false
+    for from in en_passant_capturers(pos, &cx) {
+        if let Some(ep) = pos.en_passant()
+            && emit(Piece::Pawn, from, Bitboard::from_square(ep), false)
+        {
+            return true;
+        }
+    }
+    emit(Piece::King, cx.king, castles, false)
+}
+
+/// The number of legal moves, by popcounts (no move is materialised).
+#[inline]
+pub fn count(pos: &Position) -> u64 {
+    let cx = Context::new(pos);
+    let (king_steps, castles) = king_moves(pos, &cx);
+    let mut n = king_steps.len() + castles.len();
+    if cx.checkers.has_several() {
+        return n as u64;
+    }
+    let us = cx.us;
+    let free = !cx.pinned;
+    for from in pos.colored(us, Piece::Knight) & free {
+        n += (knight_attacks(from) & cx.target).len();
+    }
+    let queens = pos.colored(us, Piece::Queen);
+    let diagonal = pos.colored(us, Piece::Bishop) | queens;
+    let orthogonal = pos.colored(us, Piece::Rook) | queens;
+    for from in diagonal & free {
+        n += (bishop_attacks(from, cx.occupied) & cx.target).len();
+    }
+    for from in orthogonal & free {
+        n += (rook_attacks(from, cx.occupied) & cx.target).len();
+    }
+    // Unpinned pawns move as one set: shift, mask, popcount.
+    let pawns = pos.colored(us, Piece::Pawn);
+    let free_pawns = pawns & free;
+    let empty = !cx.occupied;
+    let one = forward(us, free_pawns) & empty;
+    let two = forward(us, one & third_rank(us)) & empty & cx.target;
+    let one = one & cx.target;
+    let (west, east) = pawn_captures(us, free_pawns);
+    let west = west & cx.enemy & cx.target;
+    let east = east & cx.enemy & cx.target;
+    let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
+    let landing = [one, west, east];
+    for set in landing {
+        n += set.len() + 3 * (set & back_rank).len();
+    }
+    n += two.len();
+    // Pinned pieces (rare): one at a time along their pin line.
+    if cx.pinned.is_nonempty() {
+        let last = promotion_rank(us);
+        for from in cx.pinned & (diagonal | orthogonal | pawns) {
+            let pin = line(cx.king, from);
+            let mut to = Bitboard::EMPTY;
+            if diagonal.contains(from) {
+                to |= bishop_attacks(from, cx.occupied);
+            }
+            if orthogonal.contains(from) {
+                to |= rook_attacks(from, cx.occupied);
+            }
+            if pawns.contains(from) {
+                let one = forward(us, Bitboard::from_square(from)) & empty;
+                let two = forward(us, one & third_rank(us)) & empty;
+                to = (pawn_attacks(us, from) & cx.enemy) | one | two;
+            }
+            let moves = (to & cx.target & pin).len();
+            n += if pawns.contains(from) && last.contains(from) {
+                4 * moves
+            } else {
+                moves
+            };
+        }
+    }
+    n += en_passant_capturers(pos, &cx).len();
+    n as u64
+}
+
+/// All squares when `from` is not pinned, else its pin line.
+#[inline]
+fn pin_mask(cx: &Context, from: Square) -> Bitboard {
+    if cx.pinned.contains(from) {
+        line(cx.king, from)
+    } else {
+        Bitboard::FULL
+    }
+}
+
+/// One step towards the enemy's side.
+#[inline]
+fn forward(us: Color, set: Bitboard) -> Bitboard {
+    match us {
+        Color::White => set.north(),
+        Color::Black => set.south(),
+    }
+}
+
+/// The rank a pawn reaches after one push from its start square, from
+/// where a second push is possible.
+#[inline]
+fn third_rank(us: Color) -> Bitboard {
+    match us {
+        Color::White => Bitboard::rank(2),
+        Color::Black => Bitboard::rank(5),
+    }
+}
+
+/// The squares a set of pawns attacks towards the a-file and the h-file.
+#[inline]
+fn pawn_captures(us: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    let west = pawns & !Bitboard::FILE_A;
+    let east = pawns & !Bitboard::FILE_H;
+    match us {
+        Color::White => (Bitboard(west.0 << 7), Bitboard(east.0 << 9)),
+        Color::Black => (Bitboard(west.0 >> 9), Bitboard(east.0 >> 7)),
+    }
+}
+
+/// Every square the enemy attacks with our king lifted off the board (so
+/// the king cannot step back along a checking ray). One pass over the enemy
+/// pieces answers all king steps and castling paths at once, instead of
+/// one attack test per square.
+#[inline]
+fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
+    let them = cx.us.flip();
+    let occupied = cx.occupied ^ Bitboard::from_square(cx.king);
+    let (west, east) = pawn_captures(them, pos.colored(them, Piece::Pawn));
+    let mut attacked = west | east | king_attacks(pos.king(them));
+    for knight in pos.colored(them, Piece::Knight) {
+        attacked |= knight_attacks(knight);
+    }
+    let queens = pos.colored(them, Piece::Queen);
+    for slider in pos.colored(them, Piece::Bishop) | queens {
+        attacked |= bishop_attacks(slider, occupied);
+    }
+    for slider in pos.colored(them, Piece::Rook) | queens {
+        attacked |= rook_attacks(slider, occupied);
+    }
+    attacked
+}
+
+/// King steps and castling moves (as rook squares), which both need the
+/// enemy's attacks; those are computed only if some king move is possible
+/// at all, which in most positions it is not.
+#[inline]
+fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
+    let steps = king_attacks(cx.king) & !cx.own;
+    let castles = if cx.checkers.is_empty() {
+        castling_candidates(pos, cx)
+    } else {
+        Bitboard::EMPTY
+    };
+    if (steps | castles).is_empty() {
+        return (steps, castles);
+    }
+    // A lone step is cheaper to test by itself than by mapping every attack.
+    if castles.is_empty() && !steps.has_several() {
+        let lifted = cx.occupied ^ Bitboard::from_square(cx.king);
+        let step = steps
+            .first()
+            .filter(|&to| !pos.is_attacked(to, cx.us.flip(), lifted));
+        return (step.map(Bitboard::from_square).unwrap_or_default(), castles);
+    }
+    let attacked = enemy_attacks(pos, cx);
+    (
+        steps & !attacked,
+        castling_targets(pos, cx, castles, attacked),
+    )
+}
+
+/// The pawns that may legally capture en passant.
+#[inline]
+fn en_passant_capturers(pos: &Position, cx: &Context) -> Bitboard {
+    let Some(ep) = pos.en_passant() else {
+        return Bitboard::EMPTY;
+    };
+    let mut legal = Bitboard::EMPTY;
+    for from in pawn_attacks(cx.us.flip(), ep) & pos.colored(cx.us, Piece::Pawn) {
+        if en_passant_is_legal(pos, cx, from, ep) {
+            legal |= Bitboard::from_square(from);
+        }
+    }
+    legal
 }
 
 /// Plays the capture on a scratch occupancy and asks whether the king is
 /// attacked afterwards. Handles every e.p. subtlety at once: pins along
 /// ranks and diagonals, capturing the checking pawn, and blocking a check.
-fn en_passant_is_legal(pos: &Position, us: Color, king: Square, from: Square, ep: Square) -> bool {
-    let them = pos.color(us.flip());
-    let victim = Square::from_coords(ep.file(), from.rank());
-    let victim_bit = Bitboard::from_square(victim);
-    let occupied =
-        pos.occupied() ^ Bitboard::from_square(from) ^ victim_bit ^ Bitboard::from_square(ep);
+fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -> bool {
+    let them = cx.enemy;
+    let king = cx.king;
+    let victim = Bitboard::from_square(Square::from_coords(ep.file(), from.rank()));
+    let occupied = cx.occupied ^ Bitboard::from_square(from) ^ victim ^ Bitboard::from_square(ep);
     let rooks = (pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen)) & them;
     let bishops = (pos.pieces(Piece::Bishop) | pos.pieces(Piece::Queen)) & them;
     let steppers = ((knight_attacks(king) & pos.pieces(Piece::Knight))
-        | (pawn_attacks(us, king) & pos.pieces(Piece::Pawn)))
+        | (pawn_attacks(cx.us, king) & pos.pieces(Piece::Pawn)))
         & them
-        & !victim_bit;
+        & !victim;
     steppers.is_empty()
         && (rook_attacks(king, occupied) & rooks).is_empty()
         && (bishop_attacks(king, occupied) & bishops).is_empty()
 }
 
-fn castling_moves<F: FnMut(PieceMoves) -> bool>(
-    pos: &Position,
-    us: Color,
-    king: Square,
-    visit: &mut F,
-) -> bool {
+/// The rook squares of castling moves whose squares are empty (rights
+/// present, nothing between king, rook and their destinations): one load
+/// and one AND per side.
+#[inline]
+fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
     let castling = pos.castling();
-    if !castling.has_any(us) {
-        return false;
-    }
-    let rank = king.rank();
     let mut to = Bitboard::EMPTY;
     for side in CastleSide::BOTH {
-        let Some(rook) = castling.rook_square(us, side) else {
-            continue;
-        };
-        let king_target = Square::from_coords(side.king_target(), rank);
-        let rook_target = Square::from_coords(side.rook_target(), rank);
-        let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
-        let king_path = between(king, king_target) | Bitboard::from_square(king_target);
-        let rook_path = between(rook, rook_target) | Bitboard::from_square(rook_target);
-        if ((king_path | rook_path) & lifted).is_nonempty() {
-            continue;
-        }
-        if king_path
-            .into_iter()
-            .any(|sq| pos.is_attacked(sq, us.flip(), lifted))
+        if let Some(rook) = castling.rook_square(cx.us, side)
+            && (pos.castle_empty_squares(cx.us, side) & cx.occupied).is_empty()
         {
-            continue;
+            to |= Bitboard::from_square(rook);
         }
-        to |= Bitboard::from_square(rook);
     }
-    emit(visit, Piece::King, king, to, false)
+    to
+}
+
+/// The candidates whose king path (crossed and destination squares) is not
+/// attacked. `attacked` was computed with the castling rook still on its
+/// square; lifting it only matters when an enemy rook or queen stands on
+/// the back rank (a Chess960 rook can shield its own king's path), and then
+/// the exact test runs.
+#[inline]
+fn castling_targets(
+    pos: &Position,
+    cx: &Context,
+    candidates: Bitboard,
+    attacked: Bitboard,
+) -> Bitboard {
+    let rank = Bitboard::rank(cx.king.rank().index());
+    let them = cx.us.flip();
+    let rank_sliders = (pos.colored(them, Piece::Rook) | pos.colored(them, Piece::Queen)) & rank;
+    let mut to = Bitboard::EMPTY;
+    for rook in candidates {
+        let side = if rook > cx.king {
+            CastleSide::Short
+        } else {
+            CastleSide::Long
+        };
+        let king_target = Square::from_coords(side.king_target(), cx.king.rank());
+        let king_path = between(cx.king, king_target) | Bitboard::from_square(king_target);
+        let safe = if rank_sliders.is_empty() {
+            (king_path & attacked).is_empty()
+        } else {
+            king_path_is_safe(pos, cx, king_path, rook)
+        };
+        if safe {
+            to |= Bitboard::from_square(rook);
+        }
+    }
+    to
+}
+
+/// The exact castling test: no square of `king_path` is attacked with the
+/// king and the castling rook lifted off the board.
+#[inline(never)]
+fn king_path_is_safe(pos: &Position, cx: &Context, king_path: Bitboard, rook: Square) -> bool {
+    let lifted = cx.occupied ^ Bitboard::from_square(cx.king) ^ Bitboard::from_square(rook);
+    !king_path
+        .into_iter()
+        .any(|sq| pos.is_attacked(sq, cx.us.flip(), lifted))
 }

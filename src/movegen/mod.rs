@@ -141,12 +141,7 @@ pub fn legal_moves(position: &Position) -> MoveList {
 /// The number of legal moves, counted without building a list.
 #[inline]
 pub fn count_legal(position: &Position) -> u64 {
-    let mut count = 0;
-    generate(position, |batch| {
-        count += batch.len() as u64;
-        false
-    });
-    count
+    legal::count(position)
 }
 
 /// Whether the side to move has at least one legal move (stops at the first).

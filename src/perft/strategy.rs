@@ -20,6 +20,9 @@ use crate::types::{Bitboard, Move, Piece};
 /// Make/unmake or copy-make: how a child position is visited.
 pub trait MakeStyle {
     const NAME: &'static str;
+    /// Whether children are copies (so a child can be made from a shared
+    /// borrow, straight from the generator's batches).
+    const COPIES: bool;
     /// Runs `f` on the position after `mv` and returns its result; `pos`
     /// is unchanged afterwards.
     fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R;
@@ -32,6 +35,7 @@ pub struct CopyMake;
 
 impl MakeStyle for Unmake {
     const NAME: &'static str = "unmake";
+    const COPIES: bool = false;
     #[inline]
     fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
         let undo = pos.make(mv);
@@ -43,10 +47,13 @@ impl MakeStyle for Unmake {
 
 impl MakeStyle for CopyMake {
     const NAME: &'static str = "copy";
+    const COPIES: bool = true;
     #[inline]
     fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
         let mut child = pos.play(mv);
-        f(&mut child)
+        // A full-make perft's leaf closure ignores the child; without this
+        // the optimiser could drop the (side-effect free) copy-make entirely.
+        f(std::hint::black_box(&mut child))
     }
 }
 
@@ -89,11 +96,52 @@ impl Strategy for Legal {
         match depth {
             0 => 1,
             1 => count_legal(pos),
+            // The parent of the leaves, with copy-make: make each move straight
+            // from the generator's batches, so no move list is built and
+            // nothing is unmade (27.0 vs 29.5 instructions per node, start
+            // position, PEXT).
+            2 if M::COPIES => {
+                let mut nodes = 0;
+                generate(pos, |batch| {
+                    for mv in batch.moves() {
+                        nodes += count_legal(&pos.play(mv));
+                    }
+                    false
+                });
+                nodes
+            }
             _ => {
                 let moves = Self::legal_moves::<M>(pos);
                 let mut nodes = 0;
                 for &mv in moves.iter() {
                     nodes += M::with_child(pos, mv, |child| Self::perft::<M>(child, depth - 1));
+                }
+                nodes
+            }
+        }
+    }
+
+    fn perft_full<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            // Leaves with copy-make: make each move straight from the batches.
+            1 if M::COPIES => {
+                let mut nodes = 0;
+                generate(pos, |batch| {
+                    for mv in batch.moves() {
+                        std::hint::black_box(pos.play(mv));
+                        nodes += 1;
+                    }
+                    false
+                });
+                nodes
+            }
+            _ => {
+                let moves = Self::legal_moves::<M>(pos);
+                let mut nodes = 0;
+                for &mv in moves.iter() {
+                    nodes +=
+                        M::with_child(pos, mv, |child| Self::perft_full::<M>(child, depth - 1));
                 }
                 nodes
             }

@@ -7,7 +7,7 @@ use super::castling::{CastleSide, back_rank};
 use super::zobrist::{BLACK_TO_MOVE, castling_key, en_passant_key, piece_key};
 use super::{Castling, Position};
 use crate::tables::pawn_attacks;
-use crate::types::{Color, Move, Piece, Square};
+use crate::types::{Bitboard, Color, Move, Piece, Square};
 
 /// What kind of move was made (decided once in `make`, reused by `unmake`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,18 +43,12 @@ fn castle_targets(color: Color, king: Square, rook: Square) -> (Square, Square) 
 }
 
 impl Position {
-    /// Moves a piece and updates the key.
-    #[inline]
-    fn shift(&mut self, color: Color, piece: Piece, from: Square, to: Square) {
-        self.remove(color, piece, from);
-        self.put(color, piece, to);
-        self.key ^= piece_key(color, piece, from) ^ piece_key(color, piece, to);
-    }
-
     /// Plays a legal move (as produced by move generation or [`Position::parse_uci`]).
     /// Passing an illegal move leaves the position unspecified but never panics
     /// on a move from a piece of the side to move.
-    #[inline]
+    // Always inlined: in copy-make the `Undo` is dead and its stores vanish
+    // (callgrind, PEXT build: 26.9 -> 25.1 instructions per node, start position d5).
+    #[inline(always)]
     pub fn make(&mut self, mv: Move) -> Undo {
         let us = self.side;
         let them = us.flip();
@@ -88,10 +82,18 @@ impl Position {
             self.castling.clear(us);
             undo.kind = Kind::Castle;
         } else {
+            // A plain move toggles both squares in each affected bitboard at
+            // once (one XOR with `from | to` instead of a remove and a put).
+            let to_bit = Bitboard::from_square(to);
+            let from_to = Bitboard::from_square(from) | to_bit;
             if let Some(captured) = self.board[to.index()] {
-                self.remove(them, captured, to);
+                self.pieces[captured.index()] ^= to_bit;
+                self.colors[them.index()] ^= to_bit;
+                self.occupied ^= to_bit;
                 self.key ^= piece_key(them, captured, to);
-                self.castling.remove_rook(them, to);
+                if captured == Piece::Rook {
+                    self.castling.remove_rook(them, to);
+                }
                 self.halfmove = 0;
                 undo.captured = Some(captured);
             } else if piece == Piece::Pawn && Some(to) == undo.en_passant {
@@ -100,13 +102,19 @@ impl Position {
                 self.key ^= piece_key(them, Piece::Pawn, victim);
                 undo.kind = Kind::EnPassant;
             }
-            self.shift(us, piece, from, to);
+            self.pieces[piece.index()] ^= from_to;
+            self.colors[us.index()] ^= from_to;
+            self.occupied ^= from_to;
+            self.board[from.index()] = None;
+            self.board[to.index()] = Some(piece);
+            self.key ^= piece_key(us, piece, from) ^ piece_key(us, piece, to);
             match piece {
                 Piece::Pawn => {
                     self.halfmove = 0;
                     if let Some(promotion) = mv.promotion() {
-                        self.remove(us, Piece::Pawn, to);
-                        self.put(us, promotion, to);
+                        self.pieces[Piece::Pawn.index()] ^= to_bit;
+                        self.pieces[promotion.index()] ^= to_bit;
+                        self.board[to.index()] = Some(promotion);
                         self.key ^= piece_key(us, Piece::Pawn, to) ^ piece_key(us, promotion, to);
                     } else if from.index() ^ to.index() == 16 {
                         self.set_en_passant_after_double_push(from, to);
@@ -120,9 +128,7 @@ impl Position {
         if self.castling != undo.castling {
             self.key ^= castling_key(undo.castling) ^ castling_key(self.castling);
         }
-        if us == Color::Black {
-            self.fullmove += 1;
-        }
+        self.fullmove += us.index() as u32; // after Black's move
         self.side = them;
         debug_assert!(self.is_consistent(), "inconsistent after {mv} in {self:?}");
         undo
@@ -156,14 +162,19 @@ impl Position {
                 self.put(us, Piece::Rook, to);
             }
             Kind::EnPassant | Kind::Normal => {
-                let moved = self.board[to.index()].unwrap_or(Piece::Pawn);
-                self.remove(us, moved, to);
-                let original = if mv.promotion().is_some() {
-                    Piece::Pawn
-                } else {
-                    moved
-                };
-                self.put(us, original, from);
+                let to_bit = Bitboard::from_square(to);
+                let from_to = Bitboard::from_square(from) | to_bit;
+                let mut moved = self.board[to.index()].unwrap_or(Piece::Pawn);
+                if mv.promotion().is_some() {
+                    self.pieces[moved.index()] ^= to_bit;
+                    self.pieces[Piece::Pawn.index()] ^= to_bit;
+                    moved = Piece::Pawn;
+                }
+                self.pieces[moved.index()] ^= from_to;
+                self.colors[us.index()] ^= from_to;
+                self.occupied ^= from_to;
+                self.board[from.index()] = Some(moved);
+                self.board[to.index()] = None;
                 if let Some(captured) = undo.captured {
                     self.put(them, captured, to);
                 } else if undo.kind == Kind::EnPassant {
@@ -175,9 +186,7 @@ impl Position {
                 }
             }
         }
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove -= us.index() as u32;
         self.side = us;
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;

@@ -27,12 +27,12 @@ pub use fen::FenError;
 pub use make::Undo;
 
 use crate::sliders::{bishop_attacks, rook_attacks};
-use crate::tables::{between, king_attacks, knight_attacks, pawn_attacks};
+use crate::tables::{between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays};
 use crate::types::{Bitboard, Color, Piece, Square};
 use std::fmt;
 
 /// A chess position (standard or Chess960).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Position {
     pieces: [Bitboard; 6],
     colors: [Bitboard; 2],
@@ -47,7 +47,32 @@ pub struct Position {
     fullmove: u32,
     key: u64,
     chess960: bool,
+    /// Per `color * 2 + side`: the squares that must be empty to castle
+    /// (king and rook paths, their own squares excluded). Fixed while the
+    /// right exists, so computed once from the FEN: castling is then one
+    /// AND in the common blocked case.
+    castle_empty: [Bitboard; 4],
 }
+
+/// Equality of everything a position *is*; `castle_empty` is derived data
+/// (it only matters while the right exists, and stays stale after).
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.pieces == other.pieces
+            && self.colors == other.colors
+            && self.occupied == other.occupied
+            && self.board == other.board
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+            && self.chess960 == other.chess960
+    }
+}
+
+impl Eq for Position {}
 
 /// Checking pieces and pinned pieces of the side to move, computed together
 /// because both come from the same scan of the lines through the king.
@@ -81,6 +106,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             chess960: false,
+            castle_empty: [Bitboard::EMPTY; 4],
         }
     }
 
@@ -168,6 +194,34 @@ impl Position {
         self.key
     }
 
+    /// The squares that must be empty for `color` to castle on `side`
+    /// (meaningful only while that right exists).
+    #[inline]
+    pub fn castle_empty_squares(&self, color: Color, side: CastleSide) -> Bitboard {
+        self.castle_empty[color.index() * 2 + side as usize]
+    }
+
+    /// Fills `castle_empty` from the current castling rights.
+    fn compute_castle_paths(&mut self) {
+        for color in Color::ALL {
+            let king = self.king(color);
+            for side in CastleSide::BOTH {
+                let Some(rook) = self.castling.rook_square(color, side) else {
+                    continue;
+                };
+                let rank = king.rank();
+                let king_to = Square::from_coords(side.king_target(), rank);
+                let rook_to = Square::from_coords(side.rook_target(), rank);
+                let paths = between(king, king_to)
+                    | Bitboard::from_square(king_to)
+                    | between(rook, rook_to)
+                    | Bitboard::from_square(rook_to);
+                let own = Bitboard::from_square(king) | Bitboard::from_square(rook);
+                self.castle_empty[color.index() * 2 + side as usize] = paths & !own;
+            }
+        }
+    }
+
     /// Whether castling is read and written in Chess960 style (king takes rook,
     /// Shredder-FEN). Set automatically when castling squares are not the
     /// standard ones.
@@ -241,9 +295,9 @@ impl Position {
             | (pawn_attacks(us, king) & self.pieces(Piece::Pawn) & them);
         let rooks = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & them;
         let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
-        // Sliders that would attack the king on an empty board.
-        let snipers = (rook_attacks(king, Bitboard::EMPTY) & rooks)
-            | (bishop_attacks(king, Bitboard::EMPTY) & bishops);
+        // Sliders that would attack the king on an empty board: usually none,
+        // and then the loop below costs nothing.
+        let snipers = (rook_rays(king) & rooks) | (bishop_rays(king) & bishops);
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = between(king, sniper) & self.occupied;

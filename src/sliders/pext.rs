@@ -4,7 +4,7 @@
 
 #[cfg(not(target_feature = "bmi2"))]
 compile_error!(
-    "feature `pext` needs a target with BMI2: build with RUSTFLAGS='-C target-feature=+bmi2' \
+    "feature `pext` needs a target with BMI2: build with RUSTFLAGS='-C target-cpu=x86-64-v3' \
      (or '-C target-cpu=native' on a BMI2 machine), and set RUSTDOCFLAGS the same for doctests"
 );
 

@@ -6,6 +6,7 @@
 
 use clap::{Args, Parser, Subcommand};
 mod perft_cmd;
+mod split_cmd;
 mod suite_cmd;
 
 use std::process::ExitCode;
@@ -35,7 +36,11 @@ enum Command {
 }
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct PerftArgs {
+    /// Work units for several processes or machines: split, work, merge.
+    #[command(subcommand)]
+    pub action: Option<PerftAction>,
     /// Start position as FEN (default: the standard start position).
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
@@ -43,8 +48,8 @@ pub struct PerftArgs {
     #[arg(long, value_name = "MOVE", num_args = 1..)]
     pub moves: Vec<String>,
     /// Depth in plies.
-    #[arg(long, short)]
-    pub depth: u32,
+    #[arg(long, short, required = true)]
+    pub depth: Option<u32>,
     /// Print the leaf count below each root move.
     #[arg(long)]
     pub divide: bool,
@@ -58,13 +63,97 @@ pub struct PerftArgs {
     /// (pseudo-legal + king-attack test), king-capture (micro-Max's scheme).
     #[arg(long, default_value = "legal", value_parser = ["legal", "pseudo", "king-capture"])]
     pub legality: String,
-    /// How child positions are visited: unmake (make/unmake in place) or copy (copy-make).
-    #[arg(long, default_value = "unmake", value_parser = ["unmake", "copy"])]
+    /// How child positions are visited: copy (copy-make, the default: fastest
+    /// here) or unmake (make/unmake in place).
+    #[arg(long, default_value = "copy", value_parser = ["unmake", "copy"])]
     pub make: String,
     /// Print the leaf statistics table (captures, e.p., castles, promotions,
     /// checks, discovered/double checks, mates) for depths 1..N.
     #[arg(long)]
     pub stats: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub scale: ScaleArgs,
+}
+
+/// Threads, hash table and progress: shared by `perft` and `perft work`.
+#[derive(Args, Clone, Copy)]
+pub struct ScaleArgs {
+    /// Threads to count with (0 = every core).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Size in MB of a perft hash table shared by all threads (0 = none).
+    #[arg(long, value_name = "MB", default_value_t = 0)]
+    pub hash: usize,
+    /// Print progress lines on stderr even when it is not a terminal
+    /// (never with --json).
+    #[arg(long)]
+    pub progress: bool,
+}
+
+#[derive(Subcommand)]
+pub enum PerftAction {
+    /// Write work units (one JSON line each) for perft(DEPTH): the distinct
+    /// positions SPLIT_DEPTH plies deep, with how many paths reach each.
+    Split(SplitArgs),
+    /// Count work units (files of JSON lines from `split`, or - for stdin);
+    /// prints one result JSON line per unit.
+    Work(WorkArgs),
+    /// Check that result files hold every unit exactly once and add them up.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+pub struct SplitArgs {
+    /// Start position as FEN (default: the standard start position).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Moves to play from the position first, in UCI notation.
+    #[arg(long, value_name = "MOVE", num_args = 1..)]
+    pub moves: Vec<String>,
+    /// Read KQkq castling as X-FEN.
+    #[arg(long)]
+    pub chess960: bool,
+    /// Total depth in plies.
+    #[arg(long, short)]
+    pub depth: u32,
+    /// Plies expanded into units (less than --depth); each unit has
+    /// DEPTH - SPLIT_DEPTH plies left.
+    #[arg(long, value_name = "K")]
+    pub split_depth: u32,
+}
+
+#[derive(Args)]
+pub struct WorkArgs {
+    /// Files of work units (JSON lines); - reads stdin.
+    #[arg(required = true, value_name = "UNITS")]
+    pub files: Vec<String>,
+    /// Legality strategy: legal, pseudo or king-capture.
+    #[arg(long, default_value = "legal", value_parser = ["legal", "pseudo", "king-capture"])]
+    pub legality: String,
+    /// Make style: unmake or copy.
+    #[arg(long, default_value = "unmake", value_parser = ["unmake", "copy"])]
+    pub make: String,
+    /// Make every leaf move instead of counting the last ply in bulk.
+    #[arg(long)]
+    pub no_bulk: bool,
+    /// Compute the statistics row of each unit too.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub scale: ScaleArgs,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// Files of result lines from `work`; - reads stdin.
+    #[arg(required = true, value_name = "RESULTS")]
+    pub files: Vec<String>,
+    /// The units file from `split`, to cross-check each result against.
+    #[arg(long, value_name = "FILE")]
+    pub units: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -84,8 +173,8 @@ pub struct SuiteArgs {
     /// Legality strategy: legal, pseudo or king-capture (see `quince perft --help`).
     #[arg(long, default_value = "legal", value_parser = ["legal", "pseudo", "king-capture"])]
     pub legality: String,
-    /// Make style: unmake or copy.
-    #[arg(long, default_value = "unmake", value_parser = ["unmake", "copy"])]
+    /// Make style: copy (default) or unmake.
+    #[arg(long, default_value = "copy", value_parser = ["unmake", "copy"])]
     pub make: String,
     /// Make every leaf move instead of counting the last ply in bulk.
     #[arg(long)]
@@ -113,7 +202,10 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Perft(args)) => perft_cmd::run(&args),
+        Some(Command::Perft(args)) => match &args.action {
+            None => perft_cmd::run(&args),
+            Some(action) => split_cmd::run(action),
+        },
         Some(Command::Suite(args)) => suite_cmd::run(&args),
         None => {
             use clap::CommandFactory;

@@ -1,17 +1,101 @@
 //! `quince perft`: one position, one depth (or the statistics table).
 
-use crate::{PerftArgs, UserError, mnps};
+use crate::{PerftArgs, ScaleArgs, UserError, mnps};
 use quince::Position;
+use quince::perft::hash::{CountTable, StatsTable};
 use quince::perft::stats::{Stats, markdown_table, perft_stats_by_name};
 use quince::perft::strategy::divide_by_name;
+use quince::perft::threads::{Divide, Progress, Settings, StatsJob, dispatch, resolve_threads};
 use quince::position::STARTPOS_FEN;
 use quince::sliders::ACTIVE;
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Instant;
 
+/// The largest `--threads` accepted (more would only cost memory).
+const MAX_THREADS: usize = 1024;
+
+/// Progress lines on stderr: rewritten in place on a terminal, or one line
+/// every few seconds with `--progress` elsewhere (logs of long batch runs).
+pub struct Reporter {
+    enabled: bool,
+    terminal: bool,
+    last: Mutex<Option<Instant>>,
+}
+
+impl Reporter {
+    /// `long_run` says the run is worth reporting on a terminal.
+    pub fn new(json: bool, scale: &ScaleArgs, long_run: bool) -> Reporter {
+        let terminal = std::io::stderr().is_terminal();
+        Reporter {
+            enabled: !json && ((terminal && long_run) || scale.progress),
+            terminal,
+            last: Mutex::new(None),
+        }
+    }
+
+    /// Reports `p`; `what` names the pieces of work ("root moves", "subtrees").
+    pub fn report(&self, p: Progress, what: &str) {
+        self.line(p.done == p.total, || {
+            let left = p.elapsed / p.done.max(1) as f64 * (p.total - p.done) as f64;
+            format!(
+                "{}/{} {what}, {} nodes, {:.1} Mnodes/s, ~{left:.0} s left",
+                p.done,
+                p.total,
+                p.nodes,
+                mnps(p.nodes, p.elapsed)
+            )
+        });
+    }
+
+    /// Prints the line `make` builds if one is due (or `last` is set).
+    pub fn line(&self, last_one: bool, make: impl FnOnce() -> String) {
+        if !self.enabled {
+            return;
+        }
+        let interval = if self.terminal { 0.2 } else { 5.0 };
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
+        let now = Instant::now();
+        let due = last.is_none_or(|t| now.duration_since(t).as_secs_f64() >= interval);
+        if !due && !last_one {
+            return;
+        }
+        *last = Some(now);
+        let line = make();
+        if self.terminal {
+            eprint!("\r{line:78}");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// Clears a terminal progress line.
+    pub fn finish(&self) {
+        if self.enabled && self.terminal {
+            eprint!("\r{:78}\r", "");
+        }
+    }
+}
+
+/// `--threads` resolved (0 = all cores) and checked.
+pub fn threads_of(scale: &ScaleArgs) -> Result<usize, UserError> {
+    if scale.threads > MAX_THREADS {
+        return Err(UserError(format!(
+            "--threads must be at most {MAX_THREADS}, got {}",
+            scale.threads
+        )));
+    }
+    Ok(resolve_threads(scale.threads))
+}
+
 pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
+    let depth = args
+        .depth
+        .ok_or_else(|| UserError("--depth is required".into()))?;
     let fen = args.fen.as_deref().unwrap_or(STARTPOS_FEN);
     let mut pos = Position::from_fen_with(fen, args.chess960)
         .map_err(|e| UserError(format!("invalid FEN '{fen}': {e}")))?;
@@ -19,47 +103,67 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
         let mv = pos.parse_uci(text)?;
         pos.make(mv);
     }
+    let threads = threads_of(&args.scale)?;
     if args.stats {
-        return run_stats(args, &mut pos);
+        return run_stats(args, depth, threads, &mut pos);
     }
     let bulk = !args.no_bulk;
-    let progress = !args.json && std::io::stderr().is_terminal() && args.depth >= 6;
+    let reporter = Reporter::new(args.json, &args.scale, depth >= 6);
     let start = Instant::now();
-    let mut report = |done: usize, total: usize, nodes: u64| {
-        if progress {
-            let elapsed = start.elapsed().as_secs_f64();
-            let left = elapsed / done as f64 * (total - done) as f64;
-            eprint!(
-                "\r{done}/{total} root moves, {nodes} nodes, {:.1} Mnodes/s, ~{left:.0} s left   ",
-                mnps(nodes, elapsed)
-            );
-        }
-    };
-    let divide = divide_by_name(
-        &mut pos,
-        args.depth,
-        bulk,
-        &args.legality,
-        &args.make,
-        &mut report,
-    )
-    .ok_or_else(|| {
+    let unknown = || {
         UserError(format!(
             "unknown legality '{}' or make '{}'",
             args.legality, args.make
         ))
-    })?;
-    if progress {
-        eprint!("\r{:78}\r", "");
-    }
-    let nodes: u64 = if args.depth == 0 {
+    };
+    let divide = if threads == 1 && args.scale.hash == 0 {
+        // The plain single-threaded path, root move by root move.
+        let mut report = |done: usize, total: usize, nodes: u64| {
+            let elapsed = start.elapsed().as_secs_f64();
+            let p = Progress {
+                done,
+                total,
+                nodes,
+                elapsed,
+            };
+            reporter.report(p, "root moves");
+        };
+        divide_by_name(
+            &mut pos,
+            depth,
+            bulk,
+            &args.legality,
+            &args.make,
+            &mut report,
+        )
+        .ok_or_else(unknown)?
+    } else {
+        let table = match args.scale.hash {
+            0 => None,
+            mb => Some(CountTable::new(mb).map_err(UserError)?),
+        };
+        let report = |p: Progress| reporter.report(p, "subtrees");
+        let job = Divide {
+            position: &pos,
+            depth,
+            table: table.as_ref(),
+            settings: Settings {
+                threads,
+                bulk,
+                progress: &report,
+            },
+        };
+        dispatch(&args.legality, &args.make, job).ok_or_else(unknown)?
+    };
+    reporter.finish();
+    let nodes: u64 = if depth == 0 {
         1
     } else {
         divide.iter().map(|(_, n)| n).sum()
     };
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        let mut object = base_json(args, &pos, nodes, seconds, bulk);
+        let mut object = base_json(args, depth, threads, &pos, nodes, seconds, bulk);
         if args.divide {
             object["divide"] = divide
                 .iter()
@@ -75,22 +179,43 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
             println!();
         }
         println!(
-            "perft {} = {nodes}  ({seconds:.3} s, {:.1} Mnodes/s, slider {ACTIVE}, legality {}, make {}, {})",
-            args.depth,
+            "perft {depth} = {nodes}  ({seconds:.3} s, {:.1} Mnodes/s, slider {ACTIVE}, legality {}, make {}, {}{})",
             mnps(nodes, seconds),
             args.legality,
             args.make,
-            if bulk { "bulk" } else { "no-bulk" }
+            if bulk { "bulk" } else { "no-bulk" },
+            scale_note(threads, args.scale.hash)
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn base_json(args: &PerftArgs, pos: &Position, nodes: u64, seconds: f64, bulk: bool) -> Value {
+/// ", 2 threads, hash 256 MB" when either is in use, else nothing (so
+/// the plain output is unchanged).
+fn scale_note(threads: usize, hash_mb: usize) -> String {
+    let mut note = String::new();
+    if threads != 1 {
+        note.push_str(&format!(", {threads} threads"));
+    }
+    if hash_mb != 0 {
+        note.push_str(&format!(", hash {hash_mb} MB"));
+    }
+    note
+}
+
+fn base_json(
+    args: &PerftArgs,
+    depth: u32,
+    threads: usize,
+    pos: &Position,
+    nodes: u64,
+    seconds: f64,
+    bulk: bool,
+) -> Value {
     let nps = nodes as f64 / seconds.max(1e-9);
     json!({
         "fen": pos.fen(),
-        "depth": args.depth,
+        "depth": depth,
         "nodes": nodes,
         "seconds": seconds,
         "nps": nps.round() as u64,
@@ -99,10 +224,12 @@ fn base_json(args: &PerftArgs, pos: &Position, nodes: u64, seconds: f64, bulk: b
         "bulk": bulk,
         "legality": args.legality,
         "make": args.make,
+        "threads": threads,
+        "hash_mb": args.scale.hash,
     })
 }
 
-fn stats_json(stats: &Stats) -> Value {
+pub fn stats_json(stats: &Stats) -> Value {
     json!({
         "nodes": stats.nodes,
         "captures": stats.captures,
@@ -117,12 +244,38 @@ fn stats_json(stats: &Stats) -> Value {
 }
 
 /// `--stats`: the table for depths 1..=N (every leaf move is made).
-fn run_stats(args: &PerftArgs, pos: &mut Position) -> Result<ExitCode, UserError> {
+fn run_stats(
+    args: &PerftArgs,
+    max_depth: u32,
+    threads: usize,
+    pos: &mut Position,
+) -> Result<ExitCode, UserError> {
     let start = Instant::now();
     let mut rows = Vec::new();
-    for depth in 1..=args.depth {
-        let stats = perft_stats_by_name(pos, depth, &args.legality, &args.make)
-            .ok_or_else(|| UserError(format!("unknown legality '{}'", args.legality)))?;
+    let table = match args.scale.hash {
+        0 => None,
+        mb => Some(StatsTable::new(mb).map_err(UserError)?),
+    };
+    let reporter = Reporter::new(args.json, &args.scale, max_depth >= 6);
+    for depth in 1..=max_depth {
+        let unknown = || UserError(format!("unknown legality '{}'", args.legality));
+        let stats = if threads == 1 && table.is_none() {
+            perft_stats_by_name(pos, depth, &args.legality, &args.make).ok_or_else(unknown)?
+        } else {
+            let report = |p: Progress| reporter.report(p, &format!("depth {depth} subtrees"));
+            let job = StatsJob {
+                position: pos,
+                depth,
+                table: table.as_ref(),
+                settings: Settings {
+                    threads,
+                    bulk: false,
+                    progress: &report,
+                },
+            };
+            dispatch(&args.legality, &args.make, job).ok_or_else(unknown)?
+        };
+        reporter.finish();
         if !args.json && std::io::stderr().is_terminal() {
             eprint!(
                 "\rdepth {depth} done, {:.1} s   ",
@@ -137,7 +290,7 @@ fn run_stats(args: &PerftArgs, pos: &mut Position) -> Result<ExitCode, UserError
         ..Stats::default()
     });
     if args.json {
-        let mut object = base_json(args, pos, last.nodes, seconds, false);
+        let mut object = base_json(args, max_depth, threads, pos, last.nodes, seconds, false);
         if let (Value::Object(map), Value::Object(extra)) = (&mut object, stats_json(&last)) {
             map.extend(extra);
         }
@@ -156,8 +309,10 @@ fn run_stats(args: &PerftArgs, pos: &mut Position) -> Result<ExitCode, UserError
         }
         print!("{}", markdown_table(&rows));
         println!(
-            "\n{seconds:.3} s for depths 1..{} (slider {ACTIVE}, legality {}, make {})",
-            args.depth, args.legality, args.make
+            "\n{seconds:.3} s for depths 1..{max_depth} (slider {ACTIVE}, legality {}, make {}{})",
+            args.legality,
+            args.make,
+            scale_note(threads, args.scale.hash)
         );
     }
     Ok(ExitCode::SUCCESS)
