@@ -1,10 +1,11 @@
-# Every perft suite (and the slider-vs-reference unit tests and doctests)
+# Every perft suite, the differential and property tests against shakmaty
+# (and the slider-vs-reference unit tests and doctests)
 # once per other sliding backend; the default `hq` backend ran the whole
 # test suite in 30-test. PEXT needs BMI2 on the CPU running the tests:
 # skipped (and said so) where it is missing.
 set -euo pipefail
 run() {
-  cargo test --release --no-default-features "$@" --lib --test perft_suites --test stats
+  cargo test --release --no-default-features "$@" --lib --test perft_suites --test stats --test differential --test properties
   cargo test --release --no-default-features "$@" --doc
 }
 run --features magic --target-dir target/magic
