@@ -211,7 +211,7 @@ fn pin_mask(cx: &Context, from: Square) -> Bitboard {
 
 /// One step towards the enemy's side.
 #[inline]
-fn forward(us: Color, set: Bitboard) -> Bitboard {
+pub(crate) fn forward(us: Color, set: Bitboard) -> Bitboard {
     match us {
         Color::White => set.north(),
         Color::Black => set.south(),
@@ -221,7 +221,7 @@ fn forward(us: Color, set: Bitboard) -> Bitboard {
 /// The rank a pawn reaches after one push from its start square, from
 /// where a second push is possible.
 #[inline]
-fn third_rank(us: Color) -> Bitboard {
+pub(crate) fn third_rank(us: Color) -> Bitboard {
     match us {
         Color::White => Bitboard::rank(2),
         Color::Black => Bitboard::rank(5),

@@ -2,6 +2,7 @@
 //! whether the own king is left in check. The base of the `pseudo` and
 //! `king-capture` legality strategies (see `perft::strategy`).
 
+use super::legal::{forward, third_rank};
 use super::{PieceMoves, promotion_rank};
 use crate::position::{CastleSide, Position};
 use crate::sliders::{bishop_attacks, rook_attacks};
@@ -67,24 +68,14 @@ pub fn generate_pseudo<F: FnMut(PieceMoves) -> bool>(
     }
     let empty = !occupied;
     let enemy = pos.color(us.flip());
-    let (third_rank, last) = match us {
-        Color::White => (Bitboard::rank(2), promotion_rank(us)),
-        Color::Black => (Bitboard::rank(5), promotion_rank(us)),
-    };
-    let forward = |set: Bitboard| {
-        if us == Color::White {
-            set.north()
-        } else {
-            set.south()
-        }
-    };
+    let last = promotion_rank(us);
     let ep = pos
         .en_passant()
         .map(Bitboard::from_square)
         .unwrap_or_default();
     for from in pos.colored(us, Piece::Pawn) {
-        let one = forward(Bitboard::from_square(from)) & empty;
-        let two = forward(one & third_rank) & empty;
+        let one = forward(us, Bitboard::from_square(from)) & empty;
+        let two = forward(us, one & third_rank(us)) & empty;
         let to = (pawn_attacks(us, from) & (enemy | ep)) | one | two;
         if emit(Piece::Pawn, from, to, last.contains(from)) {
             return true;
