@@ -3,7 +3,7 @@
 its JSON) and CPU seconds (user + sys of the child, from rusage), because on a
 shared machine CPU time is steadier than wall time.
 
-usage: reports/scale-bench.py threads|hash [quince binary]
+usage: reports/scale-bench.py threads|hash|hash8 [quince binary]
 """
 import json, os, resource, subprocess, sys, time
 
@@ -48,18 +48,24 @@ def threads(reps=2):
     print(f"load average at end: {os.getloadavg()}")
 
 
-def hashed():
+def hashed(cases=None, sizes=(0, 16, 64, 256, 1024), threads=1):
     print(f"load average at start: {os.getloadavg()}")
     print("| position | depth | hash MB | threads | nodes | wall s | CPU s | speed-up vs unhashed (CPU) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    cases = [("start", SIX[0][1], 7), ("kiwipete", SIX[1][1], 6)]
+    cases = cases or [("start", SIX[0][1], 7), ("kiwipete", SIX[1][1], 6)]
     for name, fen, depth in cases:
         base = None
-        for mb in (0, 16, 64, 256, 1024):
-            nd, s, cpu = run(["--fen", fen, "--depth", str(depth), "--hash", str(mb)])
+        for mb in sizes:
+            args = ["--fen", fen, "--depth", str(depth), "--hash", str(mb), "--threads", str(threads)]
+            nd, s, cpu = run(args)
             base = base or cpu
-            print(f"| {name} | {depth} | {mb} | 1 | {nd} | {s:.2f} | {cpu:.2f} | {base / cpu:.2f} |", flush=True)
+            print(f"| {name} | {depth} | {mb} | {threads} | {nd} | {s:.2f} | {cpu:.2f} | {base / cpu:.2f} |", flush=True)
     print(f"load average at end: {os.getloadavg()}")
 
 
-{"threads": threads, "hash": hashed}[sys.argv[1]]()
+def hashed_deep():
+    """Start position depth 8, on both cores (unhashed it is ~85e9 leaves)."""
+    hashed([("start", SIX[0][1], 8)], sizes=(0, 256, 1024, 4096), threads=2)
+
+
+{"threads": threads, "hash": hashed, "hash8": hashed_deep}[sys.argv[1]]()
