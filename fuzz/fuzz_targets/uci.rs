@@ -1,10 +1,12 @@
 //! Arbitrary lines to the UCI command handler: no panic, and at most one
 //! `bestmove` per `go`.
 //!
-//! Searches are kept short by following every `go` with `stop` (so `go
-//! infinite` or `go depth 99` end at once, yet their parsing is fuzzed), and
-//! `setoption ... Hash` lines are skipped (a 4 GiB table per input would make
-//! the fuzzer crawl, not find bugs).
+//! Searches are kept short by capping them at 64 nodes past the first
+//! iteration and following every `go` with `stop` (so `go infinite` or
+//! `go depth 99` end at once, yet their parsing is fuzzed), and
+//! `setoption ... Hash` lines are skipped and the engine starts with a 1 MiB
+//! table (allocating and zeroing the default 16 MiB, or a 4 GiB one, per input
+//! would make the fuzzer crawl, not find bugs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -20,7 +22,10 @@ struct Captured(Arc<Mutex<Vec<u8>>>);
 
 impl Write for Captured {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(bytes);
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend_from_slice(bytes);
         Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -31,7 +36,8 @@ impl Write for Captured {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let captured = Captured::default();
-    let mut engine = Engine::new(Output::new(Box::new(captured.clone())));
+    let mut engine = Engine::with_hash(Output::new(Box::new(captured.clone())), 1);
+    engine.cap_search_nodes(64);
     let mut searches = 0usize;
     for line in text.lines().take(64) {
         let lower = line.to_ascii_lowercase();
@@ -55,5 +61,8 @@ fuzz_target!(|data: &[u8]| {
     let output = captured.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let output = String::from_utf8_lossy(&output);
     let bestmoves = output.lines().filter(|l| l.starts_with("bestmove")).count();
-    assert!(bestmoves <= searches, "{bestmoves} bestmoves for {searches} go commands:\n{output}");
+    assert!(
+        bestmoves <= searches,
+        "{bestmoves} bestmoves for {searches} go commands:\n{output}"
+    );
 });

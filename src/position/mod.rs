@@ -329,12 +329,18 @@ impl Position {
         let colors_ok = (self.colors[0] & self.colors[1]).is_empty()
             && self.colors[0] | self.colors[1] == self.occupied
             && union == self.occupied;
-        let board_ok = Square::all().all(|sq| {
-            let from_bitboards = Piece::ALL
+        // Set-wise rather than square by square (this runs after every make
+        // and unmake in debug builds, fuzz targets included): each piece's
+        // squares hold that piece, and every empty square holds nothing.
+        let pieces_on_board = Piece::ALL.into_iter().all(|piece| {
+            self.pieces(piece)
                 .into_iter()
-                .find(|&p| self.pieces(p).contains(sq));
-            from_bitboards == self.board[sq.index()]
+                .all(|sq| self.board[sq.index()] == Some(piece))
         });
+        let empty_on_board = (!self.occupied)
+            .into_iter()
+            .all(|sq| self.board[sq.index()].is_none());
+        let board_ok = pieces_on_board && empty_on_board;
         colors_ok && board_ok && self.key == self.compute_key()
     }
 }

@@ -33,9 +33,11 @@ impl Position {
     /// The Zobrist key computed from scratch (the incremental key must equal it).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for square in Square::all() {
-            if let Some((color, piece)) = self.piece_at(square) {
-                key ^= piece_key(color, piece, square);
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                for square in self.colored(color, piece) {
+                    key ^= piece_key(color, piece, square);
+                }
             }
         }
         key ^= castling_key(self.castling);

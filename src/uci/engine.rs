@@ -59,17 +59,32 @@ pub struct Engine {
     history: Vec<u64>,
     tt: Arc<Mutex<TranspositionTable>>,
     search: Option<Running>,
+    /// An upper bound on every search's nodes (see [`Engine::cap_search_nodes`]).
+    node_cap: Option<u64>,
 }
 
 impl Engine {
+    /// An engine with the default hash size, writing to `out`.
     pub fn new(out: Output) -> Engine {
-        let tt = TranspositionTable::new(DEFAULT_HASH_MB)
-            .or_else(|| TranspositionTable::new(1))
-            .expect("a 1 MiB hash table is always available");
+        Engine::with_hash(out, DEFAULT_HASH_MB)
+    }
+
+    /// An engine whose hash table starts at `megabytes` (falling back to
+    /// 1 MiB if that much memory is not available). Used where many engines
+    /// are created, as by the `uci` fuzz target: zeroing the default 16 MiB
+    /// table per input would dominate its run time.
+    pub fn with_hash(out: Output, megabytes: usize) -> Engine {
+        let (tt, hash_mb) = match TranspositionTable::new(megabytes) {
+            Some(tt) => (tt, megabytes.max(1)),
+            None => (
+                TranspositionTable::new(1).expect("a 1 MiB hash table is always available"),
+                1,
+            ),
+        };
         Engine {
             out,
             options: Options {
-                hash_mb: DEFAULT_HASH_MB,
+                hash_mb,
                 multi_pv: 1,
                 chess960: false,
                 move_overhead: DEFAULT_OVERHEAD_MS,
@@ -79,7 +94,16 @@ impl Engine {
             history: Vec::new(),
             tt: Arc::new(Mutex::new(tt)),
             search: None,
+            node_cap: None,
         }
+    }
+
+    /// Caps every later search at `nodes` (after the first iteration, which
+    /// always completes so that `bestmove` is sound), whatever `go` asks for.
+    /// For the `uci` fuzz target: it must exercise the parsing of `go
+    /// infinite` or `go depth 99` without paying for the search.
+    pub fn cap_search_nodes(&mut self, nodes: u64) {
+        self.node_cap = Some(nodes);
     }
 
     fn say(&self, text: &str) {
@@ -339,7 +363,10 @@ impl Engine {
         };
         Limits {
             depth: go.depth.map(|d| d.clamp(1, cap) as i32),
-            nodes: go.nodes,
+            nodes: match (go.nodes, self.node_cap) {
+                (Some(asked), Some(cap)) => Some(asked.min(cap)),
+                (asked, cap) => asked.or(cap),
+            },
             movetime: go.movetime,
             time,
             increment: [go.winc.unwrap_or(0), go.binc.unwrap_or(0)],
