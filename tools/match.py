@@ -10,6 +10,13 @@
 * An illegal or missing move loses the game and is counted.
 * Output: W/D/L for engine A, its score and the Elo difference with a 95 %
   margin (normal approximation over game results), and a PGN file.
+* With `--sprt ELO0,ELO1` the match is a sequential probability ratio test
+  (alpha = beta = 0.05): after every game the log-likelihood ratio of
+  "A is ELO1 stronger" against "A is ELO0 stronger" is updated, and the match
+  stops as soon as it crosses a bound (H1 accepted: the change helps; H0:
+  it does not) or `--games` is reached (inconclusive). This is how a change
+  to the search or evaluation is tested: the new build as A, the old as B,
+  e.g. `--sprt 0,10 --games 2000`.
 
 Fairy-Max speaks xboard and announces `feature setboard=0`; python-chess
 refuses such engines because it needs `setboard` for arbitrary start
@@ -172,6 +179,32 @@ def elo_with_margin(wins, draws, losses):
     return elo(p), (high - low) / 2
 
 
+def expected_score(elo_diff):
+    return 1 / (1 + 10 ** (-elo_diff / 400))
+
+
+def sprt_llr(wins, draws, losses, elo0, elo1):
+    """Log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0).
+
+    The generalised SPRT in its normal approximation: with the per-game
+    score mean m and variance v measured from the games so far, and s0, s1
+    the scores the two hypotheses expect, LLR = n (s1 - s0)(2m - s0 - s1) / (2v).
+    """
+    n = wins + draws + losses
+    if n == 0 or wins + losses == 0:
+        return 0.0
+    m = (wins + draws / 2) / n
+    v = (wins * (1 - m) ** 2 + draws * (0.5 - m) ** 2 + losses * m**2) / n
+    if v <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
+
+
+def sprt_bounds(alpha=0.05, beta=0.05):
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", required=True, help="engine A command (the one being measured)")
@@ -184,7 +217,19 @@ def main():
     parser.add_argument("--games", type=int, default=20, help="number of games (even: each opening twice)")
     parser.add_argument("--tc", default="10+0.1", help="base seconds + increment seconds")
     parser.add_argument("--pgn", default="match.pgn")
+    parser.add_argument(
+        "--sprt", metavar="ELO0,ELO1", help="stop when an SPRT (alpha = beta = 0.05) of ELO0 against ELO1 decides"
+    )
     args = parser.parse_args()
+    sprt = None
+    if args.sprt:
+        try:
+            elo0, elo1 = (float(x) for x in args.sprt.split(","))
+        except ValueError:
+            parser.error("--sprt wants two Elo values, e.g. --sprt 0,10")
+        if elo1 <= elo0:
+            parser.error("--sprt: ELO1 must be larger than ELO0")
+        sprt = (elo0, elo1, *sprt_bounds())
 
     base, _, inc = args.tc.partition("+")
     base, inc = float(base), float(inc or 0)
@@ -197,6 +242,7 @@ def main():
     stats = {"time_losses": {}, "illegal": {}}
     wins = draws = losses = 0
     terminations = {}
+    verdict = None
     try:
         with open(args.pgn, "w") as pgn:
             for index in range(args.games):
@@ -218,6 +264,13 @@ def main():
                     f"({opening[0]}, {termination})   {a.name}: +{wins} ={draws} -{losses}",
                     flush=True,
                 )
+                if sprt:
+                    elo0, elo1, lower, upper = sprt
+                    llr = sprt_llr(wins, draws, losses, elo0, elo1)
+                    print(f"  SPRT [{elo0:g}, {elo1:g}]: LLR {llr:+.2f} (bounds {lower:.2f}, {upper:.2f})", flush=True)
+                    if llr >= upper or llr <= lower:
+                        verdict = "H1 accepted (A is stronger)" if llr >= upper else "H0 accepted (no gain)"
+                        break
     finally:
         a.close()
         b.close()
@@ -234,6 +287,10 @@ def main():
     else:
         diff, margin = elo_with_margin(wins, draws, losses)
         print(f"Elo difference: {diff:+.0f} +- {margin:.0f} (95 %)")
+    if sprt:
+        elo0, elo1, lower, upper = sprt
+        llr = sprt_llr(wins, draws, losses, elo0, elo1)
+        print(f"SPRT [{elo0:g}, {elo1:g}]: LLR {llr:+.2f}, {verdict or 'inconclusive (games exhausted)'}")
     print(f"terminations: {terminations}")
     print(f"time losses: {stats['time_losses'] or 0}  illegal moves: {stats['illegal'] or 0}")
     if a.nps:

@@ -1,8 +1,8 @@
 //! Arbitrary lines to the UCI command handler: no panic, and at most one
 //! `bestmove` per `go`.
 //!
-//! Searches are kept short by capping them at 64 nodes past the first
-//! iteration and following every `go` with `stop` (so `go infinite` or
+//! Searches are kept short by capping them at 16 nodes (even inside the
+//! first iteration) and following every `go` with `stop` (so `go infinite` or
 //! `go depth 99` end at once, yet their parsing is fuzzed), and
 //! `setoption ... Hash` lines are skipped and the engine starts with a 1 MiB
 //! table (allocating and zeroing the default 16 MiB, or a 4 GiB one, per input
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let captured = Captured::default();
     let mut engine = Engine::with_hash(Output::new(Box::new(captured.clone())), 1);
-    engine.cap_search_nodes(64);
+    engine.cap_search_nodes(16);
     let mut searches = 0usize;
     for line in text.lines().take(64) {
         let lower = line.to_ascii_lowercase();

@@ -13,6 +13,10 @@ pub struct Limits {
     /// Stop after about this many nodes (checked at every node, so searches
     /// with a node limit are deterministic).
     pub nodes: Option<u64>,
+    /// A hard node cap that, unlike `nodes`, may cut even the first
+    /// iteration short (the best root move so far is then played). Only
+    /// for fuzzing, where the search is not what is being tested.
+    pub node_cap: Option<u64>,
     /// Exact time to use, in milliseconds.
     pub movetime: Option<u64>,
     /// Remaining clock time per colour (White, Black) in milliseconds.

@@ -403,6 +403,9 @@ impl<'a> Searcher<'a> {
         if self.may_stop && self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         }
+        if self.limits.node_cap.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
         if self.nodes & 1023 != 0 {
             return;
         }
@@ -851,6 +854,31 @@ mod tests {
             &Signals::default(),
             &mut |_| {},
         )
+    }
+
+    #[test]
+    fn a_node_cap_stops_inside_the_first_iteration_with_a_legal_move() {
+        let pos = Position::from_fen(crate::position::STARTPOS_FEN).unwrap();
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let limits = Limits {
+            depth: Some(20),
+            node_cap: Some(3),
+            multi_pv: 1,
+            ..Limits::default()
+        };
+        let mut lines = 0;
+        let outcome = search(
+            &pos,
+            &[],
+            &mut tt,
+            &limits,
+            &Signals::default(),
+            &mut |_| lines += 1,
+        );
+        assert!(crate::movegen::legal_moves(&pos).contains(&outcome.best));
+        // Three nodes cannot finish depth 1 (twenty root moves): no iteration
+        // completed, so nothing was reported as a finished depth.
+        assert_eq!(lines, 0);
     }
 
     #[test]

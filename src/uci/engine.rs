@@ -98,10 +98,11 @@ impl Engine {
         }
     }
 
-    /// Caps every later search at `nodes` (after the first iteration, which
-    /// always completes so that `bestmove` is sound), whatever `go` asks for.
-    /// For the `uci` fuzz target: it must exercise the parsing of `go
-    /// infinite` or `go depth 99` without paying for the search.
+    /// Caps every later search at `nodes`, whatever `go` asks for, even
+    /// inside the first iteration (the best root move so far is played, as
+    /// when `stop` arrives that early). For the `uci` fuzz target: it must
+    /// exercise the parsing of `go infinite` or `go depth 99` without
+    /// paying for the search.
     pub fn cap_search_nodes(&mut self, nodes: u64) {
         self.node_cap = Some(nodes);
     }
@@ -363,10 +364,8 @@ impl Engine {
         };
         Limits {
             depth: go.depth.map(|d| d.clamp(1, cap) as i32),
-            nodes: match (go.nodes, self.node_cap) {
-                (Some(asked), Some(cap)) => Some(asked.min(cap)),
-                (asked, cap) => asked.or(cap),
-            },
+            nodes: go.nodes,
+            node_cap: self.node_cap,
             movetime: go.movetime,
             time,
             increment: [go.winc.unwrap_or(0), go.binc.unwrap_or(0)],
