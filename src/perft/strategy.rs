@@ -50,11 +50,24 @@ impl MakeStyle for CopyMake {
     const COPIES: bool = true;
     #[inline]
     fn with_child<R>(pos: &mut Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
-        let mut child = pos.play(mv);
         // A full-make perft's leaf closure ignores the child; without this
         // the optimiser could drop the (side-effect free) copy-make entirely.
-        f(std::hint::black_box(&mut child))
+        with_copy(pos, mv, |child| f(std::hint::black_box(child)))
     }
+}
+
+/// Runs `f` on the position after `mv`, made in a local copy of `pos`.
+///
+/// Not `f(&pos.play(mv))`: the child `play` returns was moved into a second
+/// stack slot, with 32-byte loads over `make`'s narrow stores just before, a
+/// store-forwarding stall per child (perf: a quarter of full-make perft's
+/// time on one `vmovups`). Made in place and passed by reference, it stays
+/// in the slot it was made in. `inline(always)` keeps it that way.
+#[inline(always)]
+fn with_copy<R>(pos: &Position, mv: Move, f: impl FnOnce(&mut Position) -> R) -> R {
+    let mut child = pos.clone();
+    child.make(mv);
+    f(&mut child)
 }
 
 /// A way of producing only legal moves, for perft and statistics.
@@ -104,7 +117,7 @@ impl Strategy for Legal {
                 let mut nodes = 0;
                 generate(pos, |batch| {
                     for mv in batch.moves() {
-                        nodes += count_legal(&pos.play(mv));
+                        nodes += with_copy(pos, mv, |child| count_legal(child));
                     }
                     false
                 });
@@ -129,7 +142,9 @@ impl Strategy for Legal {
                 let mut nodes = 0;
                 generate(pos, |batch| {
                     for mv in batch.moves() {
-                        std::hint::black_box(pos.play(mv));
+                        with_copy(pos, mv, |child| {
+                            std::hint::black_box(child);
+                        });
                         nodes += 1;
                     }
                     false
