@@ -8,7 +8,7 @@
 //!   piece; a check uncovered by removing the pawn taken e.p. is discovered);
 //! * double checks and discovered checks exclude checkmates.
 
-use super::strategy::{MakeStyle, Strategy};
+use super::strategy::{Job, MakeStyle, Strategy, dispatch};
 use crate::position::{CastleSide, Position};
 use crate::types::{Bitboard, Move, Piece, Square};
 use std::ops::AddAssign;
@@ -131,6 +131,18 @@ fn classify<S: Strategy, M: MakeStyle>(pos: &mut Position, mv: Move) -> Stats {
     })
 }
 
+struct StatsByName<'a> {
+    pos: &'a mut Position,
+    depth: u32,
+}
+
+impl Job for StatsByName<'_> {
+    type Output = Stats;
+    fn run<S: Strategy, M: MakeStyle>(self) -> Stats {
+        perft_stats::<S, M>(self.pos, self.depth)
+    }
+}
+
 /// Statistics for a strategy and make style chosen by name; `None` if unknown.
 pub fn perft_stats_by_name(
     pos: &mut Position,
@@ -138,20 +150,7 @@ pub fn perft_stats_by_name(
     strategy: &str,
     make: &str,
 ) -> Option<Stats> {
-    use super::strategy::{CopyMake, KingCapture, Legal, Pseudo, Unmake};
-    fn with_make<S: Strategy>(pos: &mut Position, depth: u32, make: &str) -> Option<Stats> {
-        match make {
-            "unmake" => Some(perft_stats::<S, Unmake>(pos, depth)),
-            "copy" => Some(perft_stats::<S, CopyMake>(pos, depth)),
-            _ => None,
-        }
-    }
-    match strategy {
-        "legal" => with_make::<Legal>(pos, depth, make),
-        "pseudo" => with_make::<Pseudo>(pos, depth, make),
-        "king-capture" => with_make::<KingCapture>(pos, depth, make),
-        _ => None,
-    }
+    dispatch(strategy, make, StatsByName { pos, depth })
 }
 
 /// Renders rows `(depth, stats)` as a Markdown table in the seed's columns.

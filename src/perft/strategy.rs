@@ -383,8 +383,49 @@ pub const STRATEGIES: [&str; 3] = [Legal::NAME, Pseudo::NAME, KingCapture::NAME]
 /// Names accepted by `--make`.
 pub const MAKE_STYLES: [&str; 2] = [Unmake::NAME, CopyMake::NAME];
 
+/// Something to run with a strategy and make style chosen at run time.
+pub trait Job {
+    type Output;
+    fn run<S: Strategy, M: MakeStyle>(self) -> Self::Output;
+}
+
+/// Runs `job` monomorphised for the named strategy and make style; `None`
+/// for an unknown name.
+pub fn dispatch<J: Job>(strategy: &str, make: &str, job: J) -> Option<J::Output> {
+    fn with_make<S: Strategy, J: Job>(make: &str, job: J) -> Option<J::Output> {
+        match make {
+            "unmake" => Some(job.run::<S, Unmake>()),
+            "copy" => Some(job.run::<S, CopyMake>()),
+            _ => None,
+        }
+    }
+    match strategy {
+        "legal" => with_make::<Legal, J>(make, job),
+        "pseudo" => with_make::<Pseudo, J>(make, job),
+        "king-capture" => with_make::<KingCapture, J>(make, job),
+        _ => None,
+    }
+}
+
+struct Count<'a> {
+    pos: &'a mut Position,
+    depth: u32,
+    bulk: bool,
+}
+
+impl Job for Count<'_> {
+    type Output = u64;
+    fn run<S: Strategy, M: MakeStyle>(self) -> u64 {
+        if self.bulk {
+            S::perft::<M>(self.pos, self.depth)
+        } else {
+            S::perft_full::<M>(self.pos, self.depth)
+        }
+    }
+}
+
 /// Perft with a strategy and make style chosen by name (dispatched once,
-/// at the root). Returns `None` for an unknown name.
+/// monomorphised below); `None` for an unknown name.
 pub fn perft_by_name(
     pos: &mut Position,
     depth: u32,
@@ -392,30 +433,45 @@ pub fn perft_by_name(
     strategy: &str,
     make: &str,
 ) -> Option<u64> {
-    fn run<S: Strategy, M: MakeStyle>(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
-        if bulk {
-            S::perft::<M>(pos, depth)
-        } else {
-            S::perft_full::<M>(pos, depth)
+    dispatch(strategy, make, Count { pos, depth, bulk })
+}
+
+struct DivideByName<'a> {
+    pos: &'a mut Position,
+    depth: u32,
+    bulk: bool,
+    progress: &'a mut dyn FnMut(usize, usize, u64),
+}
+
+impl Job for DivideByName<'_> {
+    type Output = Vec<(Move, u64)>;
+    fn run<S: Strategy, M: MakeStyle>(self) -> Self::Output {
+        let DivideByName {
+            pos,
+            depth,
+            bulk,
+            progress,
+        } = self;
+        if depth == 0 {
+            return Vec::new();
         }
-    }
-    fn with_make<S: Strategy>(
-        pos: &mut Position,
-        depth: u32,
-        bulk: bool,
-        make: &str,
-    ) -> Option<u64> {
-        match make {
-            "unmake" => Some(run::<S, Unmake>(pos, depth, bulk)),
-            "copy" => Some(run::<S, CopyMake>(pos, depth, bulk)),
-            _ => None,
+        let moves = S::legal_moves::<M>(pos);
+        let mut out = Vec::with_capacity(moves.len());
+        let mut total = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            let below = depth - 1;
+            let nodes = M::with_child(pos, mv, |child| {
+                if bulk {
+                    S::perft::<M>(child, below)
+                } else {
+                    S::perft_full::<M>(child, below)
+                }
+            });
+            total += nodes;
+            out.push((mv, nodes));
+            progress(i + 1, moves.len(), total);
         }
-    }
-    match strategy {
-        "legal" => with_make::<Legal>(pos, depth, bulk, make),
-        "pseudo" => with_make::<Pseudo>(pos, depth, bulk, make),
-        "king-capture" => with_make::<KingCapture>(pos, depth, bulk, make),
-        _ => None,
+        out
     }
 }
 
@@ -430,50 +486,11 @@ pub fn divide_by_name(
     make: &str,
     progress: &mut dyn FnMut(usize, usize, u64),
 ) -> Option<Vec<(Move, u64)>> {
-    fn run<S: Strategy, M: MakeStyle>(
-        pos: &mut Position,
-        depth: u32,
-        bulk: bool,
-        progress: &mut dyn FnMut(usize, usize, u64),
-    ) -> Vec<(Move, u64)> {
-        let moves = S::legal_moves::<M>(pos);
-        let mut out = Vec::with_capacity(moves.len());
-        let mut total = 0;
-        for (i, &mv) in moves.iter().enumerate() {
-            let below = depth.saturating_sub(1);
-            let nodes = M::with_child(pos, mv, |child| {
-                if bulk {
-                    S::perft::<M>(child, below)
-                } else {
-                    S::perft_full::<M>(child, below)
-                }
-            });
-            total += nodes;
-            out.push((mv, nodes));
-            progress(i + 1, moves.len(), total);
-        }
-        out
-    }
-    fn with_make<S: Strategy>(
-        pos: &mut Position,
-        depth: u32,
-        bulk: bool,
-        make: &str,
-        progress: &mut dyn FnMut(usize, usize, u64),
-    ) -> Option<Vec<(Move, u64)>> {
-        match make {
-            "unmake" => Some(run::<S, Unmake>(pos, depth, bulk, progress)),
-            "copy" => Some(run::<S, CopyMake>(pos, depth, bulk, progress)),
-            _ => None,
-        }
-    }
-    if depth == 0 {
-        return Some(Vec::new());
-    }
-    match strategy {
-        "legal" => with_make::<Legal>(pos, depth, bulk, make, progress),
-        "pseudo" => with_make::<Pseudo>(pos, depth, bulk, make, progress),
-        "king-capture" => with_make::<KingCapture>(pos, depth, bulk, make, progress),
-        _ => None,
-    }
+    let job = DivideByName {
+        pos,
+        depth,
+        bulk,
+        progress,
+    };
+    dispatch(strategy, make, job)
 }

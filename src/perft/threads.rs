@@ -14,7 +14,8 @@
 use super::hash::{CountTable, StatsTable, perft_hashed, perft_stats_hashed};
 use super::split::{Node, expand_until};
 use super::stats::{Stats, perft_stats};
-use super::strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
+pub use super::strategy::{Job, dispatch};
+use super::strategy::{MakeStyle, Strategy};
 use crate::position::Position;
 use crate::types::Move;
 use std::sync::Mutex;
@@ -30,30 +31,6 @@ pub fn resolve_threads(requested: usize) -> usize {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         requested
-    }
-}
-
-/// Something to run with a strategy and make style chosen at run time.
-pub trait Job {
-    type Output;
-    fn run<S: Strategy, M: MakeStyle>(self) -> Self::Output;
-}
-
-/// Runs `job` monomorphised for the named strategy and make style; `None`
-/// for an unknown name.
-pub fn dispatch<J: Job>(strategy: &str, make: &str, job: J) -> Option<J::Output> {
-    fn with_make<S: Strategy, J: Job>(make: &str, job: J) -> Option<J::Output> {
-        match make {
-            "unmake" => Some(job.run::<S, Unmake>()),
-            "copy" => Some(job.run::<S, CopyMake>()),
-            _ => None,
-        }
-    }
-    match strategy {
-        "legal" => with_make::<Legal, J>(make, job),
-        "pseudo" => with_make::<Pseudo, J>(make, job),
-        "king-capture" => with_make::<KingCapture, J>(make, job),
-        _ => None,
     }
 }
 
