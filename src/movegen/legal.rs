@@ -18,7 +18,7 @@
 //! unpinned pawns at once by shifting the whole pawn set (perft's last ply).
 
 use super::{PieceMoves, promotion_rank};
-use crate::position::{CastleSide, Position};
+use crate::position::{CastleSide, Position, castling_path};
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{between, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::types::{Bitboard, Color, Piece, Square};
@@ -359,13 +359,8 @@ fn castling_targets(
     let rank_sliders = (pos.colored(them, Piece::Rook) | pos.colored(them, Piece::Queen)) & rank;
     let mut to = Bitboard::EMPTY;
     for rook in candidates {
-        let side = if rook > cx.king {
-            CastleSide::Short
-        } else {
-            CastleSide::Long
-        };
-        let king_target = Square::from_coords(side.king_target(), cx.king.rank());
-        let king_path = between(cx.king, king_target) | Bitboard::from_square(king_target);
+        let (king_target, _) = CastleSide::of(cx.king, rook).destinations(cx.king.rank());
+        let king_path = castling_path(cx.king, king_target);
         let safe = if rank_sliders.is_empty() {
             (king_path & attacked).is_empty()
         } else {

@@ -4,7 +4,7 @@
 
 use super::legal::{forward, third_rank};
 use super::{PieceMoves, promotion_rank};
-use crate::position::{CastleSide, Position};
+use crate::position::{CastleSide, Position, castling_path};
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{between, king_attacks, knight_attacks, pawn_attacks};
 use crate::types::{Bitboard, Color, Piece, Square};
@@ -100,10 +100,10 @@ fn castling_targets(pos: &Position, us: Color, king: Square, check: CastlingChec
         let Some(rook) = rights.rook_square(us, side) else {
             continue;
         };
-        let (king_target, rook_target) = castling_destinations(king, side);
+        let (king_target, rook_target) = side.destinations(king.rank());
         let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
-        let king_path = king_path(king, king_target);
-        let rook_path = between(rook, rook_target) | Bitboard::from_square(rook_target);
+        let king_path = castling_path(king, king_target);
+        let rook_path = castling_path(rook, rook_target);
         if ((king_path | rook_path) & lifted).is_nonempty() {
             continue;
         }
@@ -119,20 +119,6 @@ fn castling_targets(pos: &Position, us: Color, king: Square, check: CastlingChec
         to |= Bitboard::from_square(rook);
     }
     to
-}
-
-/// King and rook destination squares for castling on `side`.
-pub(crate) fn castling_destinations(king: Square, side: CastleSide) -> (Square, Square) {
-    let rank = king.rank();
-    (
-        Square::from_coords(side.king_target(), rank),
-        Square::from_coords(side.rook_target(), rank),
-    )
-}
-
-/// The squares the king crosses and lands on (its start excluded).
-pub(crate) fn king_path(king: Square, king_target: Square) -> Bitboard {
-    between(king, king_target) | Bitboard::from_square(king_target)
 }
 
 /// The squares an enemy capture would refute a castling move on: the king's

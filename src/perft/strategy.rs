@@ -321,7 +321,7 @@ impl KingCapture {
         } else {
             crate::position::CastleSide::Long
         };
-        let (king_to, rook_to) = crate::movegen::pseudo::castling_destinations(mv.from(), side);
+        let (king_to, rook_to) = side.destinations(mv.from().rank());
         Some((
             castling_refutation_squares(mv.from(), king_to),
             Bitboard::from_square(king_to) | Bitboard::from_square(rook_to),

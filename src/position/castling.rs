@@ -3,7 +3,8 @@
 //! the general case and standard chess the special case.
 
 use super::Position;
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::tables::between;
+use crate::types::{Bitboard, Color, File, Piece, Rank, Square};
 
 /// Which way a king castles: towards the h-file or towards the a-file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +33,34 @@ impl CastleSide {
             CastleSide::Long => File::new(3),
         }
     }
+
+    /// The side a king on `king` castles to with the rook on `rook`.
+    #[inline]
+    pub fn of(king: Square, rook: Square) -> CastleSide {
+        if rook > king {
+            CastleSide::Short
+        } else {
+            CastleSide::Long
+        }
+    }
+
+    /// King and rook destination squares when castling on `rank`.
+    #[inline]
+    pub fn destinations(self, rank: Rank) -> (Square, Square) {
+        (
+            Square::from_coords(self.king_target(), rank),
+            Square::from_coords(self.rook_target(), rank),
+        )
+    }
+}
+
+/// The squares a castling king or rook crosses and lands on going from
+/// `from` to `to`: its start excluded unless it does not move (then `to`
+/// itself). The one definition of a castling path, shared by the
+/// generators and the FEN-time path masks.
+#[inline]
+pub fn castling_path(from: Square, to: Square) -> Bitboard {
+    between(from, to) | Bitboard::from_square(to)
 }
 
 /// The rook files that still have castling rights, per colour and side.

@@ -30,16 +30,7 @@ pub struct Undo {
 
 /// King and rook destinations of a castling move whose rook stands on `rook`.
 fn castle_targets(color: Color, king: Square, rook: Square) -> (Square, Square) {
-    let side = if rook > king {
-        CastleSide::Short
-    } else {
-        CastleSide::Long
-    };
-    let rank = back_rank(color);
-    (
-        Square::from_coords(side.king_target(), rank),
-        Square::from_coords(side.rook_target(), rank),
-    )
+    CastleSide::of(king, rook).destinations(back_rank(color))
 }
 
 impl Position {

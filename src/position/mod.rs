@@ -22,7 +22,7 @@ mod fen;
 mod make;
 mod zobrist;
 
-pub use castling::{CastleSide, Castling};
+pub use castling::{CastleSide, Castling, castling_path};
 pub use fen::FenError;
 pub use make::Undo;
 
@@ -209,13 +209,8 @@ impl Position {
                 let Some(rook) = self.castling.rook_square(color, side) else {
                     continue;
                 };
-                let rank = king.rank();
-                let king_to = Square::from_coords(side.king_target(), rank);
-                let rook_to = Square::from_coords(side.rook_target(), rank);
-                let paths = between(king, king_to)
-                    | Bitboard::from_square(king_to)
-                    | between(rook, rook_to)
-                    | Bitboard::from_square(rook_to);
+                let (king_to, rook_to) = side.destinations(king.rank());
+                let paths = castling_path(king, king_to) | castling_path(rook, rook_to);
                 let own = Bitboard::from_square(king) | Bitboard::from_square(rook);
                 self.castle_empty[color.index() * 2 + side as usize] = paths & !own;
             }
