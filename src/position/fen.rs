@@ -209,7 +209,7 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
                     ));
                 };
                 if file < 8 {
-                    pos.put(color, piece, Square::new((rank * 8 + file) as u8));
+                    pos.put::<true>(color, piece, Square::new((rank * 8 + file) as u8));
                 }
                 file += 1;
             }

@@ -41,10 +41,32 @@ impl Position {
     // (callgrind, PEXT build: 26.9 -> 25.1 instructions per node, start position d5).
     #[inline(always)]
     pub fn make(&mut self, mv: Move) -> Undo {
+        let piece = self.board[mv.from().index()].unwrap_or(Piece::Pawn);
+        self.apply::<true>(mv, piece)
+    }
+
+    /// Makes `mv`, a move of `piece`, updating only what move generation
+    /// reads: bitboards, side to move, castling rights, e.p. square. The
+    /// key, the board array and the clocks keep the parent's values, so the
+    /// result is fit for [`crate::movegen::count_legal`] and nothing else.
+    ///
+    /// Bulk perft makes one such child per move at the parents of the
+    /// leaves (nearly every make), and only counts its moves; skipping the
+    /// Zobrist and board-array updates there is most of make's cost (see
+    /// `reports/`). The mover comes from the generator's batch, not a board read.
+    #[inline(always)]
+    pub(crate) fn make_for_counting(&mut self, mv: Move, piece: Piece) {
+        self.apply::<false>(mv, piece);
+    }
+
+    /// The one make. `FULL` keeps the key, the board array and the clocks;
+    /// without it they are left stale (see [`Position::make_for_counting`]).
+    /// A compile-time flag, so each caller gets a copy without the branches.
+    #[inline(always)]
+    fn apply<const FULL: bool>(&mut self, mv: Move, piece: Piece) -> Undo {
         let us = self.side;
         let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
-        let piece = self.board[from.index()].unwrap_or(Piece::Pawn);
         let mut undo = Undo {
             captured: None,
             kind: Kind::Normal,
@@ -53,20 +75,20 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
         };
-        self.key ^= BLACK_TO_MOVE;
+        let mut key = self.key ^ BLACK_TO_MOVE;
         if let Some(ep) = self.en_passant.take() {
-            self.key ^= en_passant_key(ep);
+            key ^= en_passant_key(ep);
         }
-        self.halfmove += 1;
+        let mut halfmove = self.halfmove + 1;
 
         if piece == Piece::King && self.colors[us.index()].contains(to) {
             // Castling, encoded as king takes own rook.
             let (king_to, rook_to) = castle_targets(us, from, to);
-            self.remove(us, Piece::Rook, to);
-            self.remove(us, Piece::King, from);
-            self.put(us, Piece::King, king_to);
-            self.put(us, Piece::Rook, rook_to);
-            self.key ^= piece_key(us, Piece::King, from)
+            self.remove::<FULL>(us, Piece::Rook, to);
+            self.remove::<FULL>(us, Piece::King, from);
+            self.put::<FULL>(us, Piece::King, king_to);
+            self.put::<FULL>(us, Piece::Rook, rook_to);
+            key ^= piece_key(us, Piece::King, from)
                 ^ piece_key(us, Piece::King, king_to)
                 ^ piece_key(us, Piece::Rook, to)
                 ^ piece_key(us, Piece::Rook, rook_to);
@@ -81,34 +103,38 @@ impl Position {
                 self.pieces[captured.index()] ^= to_bit;
                 self.colors[them.index()] ^= to_bit;
                 self.occupied ^= to_bit;
-                self.key ^= piece_key(them, captured, to);
+                key ^= piece_key(them, captured, to);
                 if captured == Piece::Rook {
                     self.castling.remove_rook(them, to);
                 }
-                self.halfmove = 0;
+                halfmove = 0;
                 undo.captured = Some(captured);
             } else if piece == Piece::Pawn && Some(to) == undo.en_passant {
                 let victim = Square::from_coords(to.file(), from.rank());
-                self.remove(them, Piece::Pawn, victim);
-                self.key ^= piece_key(them, Piece::Pawn, victim);
+                self.remove::<FULL>(them, Piece::Pawn, victim);
+                key ^= piece_key(them, Piece::Pawn, victim);
                 undo.kind = Kind::EnPassant;
             }
             self.pieces[piece.index()] ^= from_to;
             self.colors[us.index()] ^= from_to;
             self.occupied ^= from_to;
-            self.board[from.index()] = None;
-            self.board[to.index()] = Some(piece);
-            self.key ^= piece_key(us, piece, from) ^ piece_key(us, piece, to);
+            if FULL {
+                self.board[from.index()] = None;
+                self.board[to.index()] = Some(piece);
+            }
+            key ^= piece_key(us, piece, from) ^ piece_key(us, piece, to);
             match piece {
                 Piece::Pawn => {
-                    self.halfmove = 0;
+                    halfmove = 0;
                     if let Some(promotion) = mv.promotion() {
                         self.pieces[Piece::Pawn.index()] ^= to_bit;
                         self.pieces[promotion.index()] ^= to_bit;
-                        self.board[to.index()] = Some(promotion);
-                        self.key ^= piece_key(us, Piece::Pawn, to) ^ piece_key(us, promotion, to);
+                        if FULL {
+                            self.board[to.index()] = Some(promotion);
+                        }
+                        key ^= piece_key(us, Piece::Pawn, to) ^ piece_key(us, promotion, to);
                     } else if from.index() ^ to.index() == 16 {
-                        self.set_en_passant_after_double_push(from, to);
+                        key ^= self.set_en_passant_after_double_push(from, to);
                     }
                 }
                 Piece::King => self.castling.clear(us),
@@ -116,25 +142,31 @@ impl Position {
                 _ => {}
             }
         }
-        if self.castling != undo.castling {
-            self.key ^= castling_key(undo.castling) ^ castling_key(self.castling);
-        }
-        self.fullmove += us.index() as u32; // after Black's move
         self.side = them;
-        debug_assert!(self.is_consistent(), "inconsistent after {mv} in {self:?}");
+        if FULL {
+            if self.castling != undo.castling {
+                key ^= castling_key(undo.castling) ^ castling_key(self.castling);
+            }
+            self.key = key;
+            self.halfmove = halfmove;
+            self.fullmove += us.index() as u32; // after Black's move
+            debug_assert!(self.is_consistent(), "inconsistent after {mv} in {self:?}");
+        }
         undo
     }
 
     /// Records the e.p. square after a double push, but only if an enemy pawn
-    /// could capture there (see the `en_passant` field).
+    /// could capture there (see the `en_passant` field). Returns the key change.
     #[inline]
-    fn set_en_passant_after_double_push(&mut self, from: Square, to: Square) {
+    fn set_en_passant_after_double_push(&mut self, from: Square, to: Square) -> u64 {
         let passed = Square::new(((from.index() + to.index()) / 2) as u8);
         let us = self.side;
         let capturers = pawn_attacks(us, passed) & self.colored(us.flip(), Piece::Pawn);
         if capturers.is_nonempty() {
             self.en_passant = Some(passed);
-            self.key ^= en_passant_key(passed);
+            en_passant_key(passed)
+        } else {
+            0
         }
     }
 
@@ -147,10 +179,10 @@ impl Position {
         match undo.kind {
             Kind::Castle => {
                 let (king_to, rook_to) = castle_targets(us, from, to);
-                self.remove(us, Piece::King, king_to);
-                self.remove(us, Piece::Rook, rook_to);
-                self.put(us, Piece::King, from);
-                self.put(us, Piece::Rook, to);
+                self.remove::<true>(us, Piece::King, king_to);
+                self.remove::<true>(us, Piece::Rook, rook_to);
+                self.put::<true>(us, Piece::King, from);
+                self.put::<true>(us, Piece::Rook, to);
             }
             Kind::EnPassant | Kind::Normal => {
                 let to_bit = Bitboard::from_square(to);
@@ -167,9 +199,9 @@ impl Position {
                 self.board[from.index()] = Some(moved);
                 self.board[to.index()] = None;
                 if let Some(captured) = undo.captured {
-                    self.put(them, captured, to);
+                    self.put::<true>(them, captured, to);
                 } else if undo.kind == Kind::EnPassant {
-                    self.put(
+                    self.put::<true>(
                         them,
                         Piece::Pawn,
                         Square::from_coords(to.file(), from.rank()),

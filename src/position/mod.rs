@@ -235,24 +235,30 @@ impl Position {
         true
     }
 
-    /// Places a piece on an empty square (bitboards and board array; not the key).
+    /// Places a piece on an empty square (bitboards, and the board array
+    /// when `BOARD`; not the key).
     #[inline]
-    fn put(&mut self, color: Color, piece: Piece, square: Square) {
+    fn put<const BOARD: bool>(&mut self, color: Color, piece: Piece, square: Square) {
         let bit = Bitboard::from_square(square);
         self.pieces[piece.index()] |= bit;
         self.colors[color.index()] |= bit;
         self.occupied |= bit;
-        self.board[square.index()] = Some(piece);
+        if BOARD {
+            self.board[square.index()] = Some(piece);
+        }
     }
 
-    /// Removes a piece known to be on `square` (bitboards and board array; not the key).
+    /// Removes a piece known to be on `square` (bitboards, and the board
+    /// array when `BOARD`; not the key).
     #[inline]
-    fn remove(&mut self, color: Color, piece: Piece, square: Square) {
+    fn remove<const BOARD: bool>(&mut self, color: Color, piece: Piece, square: Square) {
         let bit = Bitboard::from_square(square);
         self.pieces[piece.index()] ^= bit;
         self.colors[color.index()] ^= bit;
         self.occupied ^= bit;
-        self.board[square.index()] = None;
+        if BOARD {
+            self.board[square.index()] = None;
+        }
     }
 
     /// All pieces of either colour that attack `square`, with `occupied` as blockers.
