@@ -1,0 +1,159 @@
+//! Quince against the peer crates (cozy-chess, shakmaty, chess) at issue
+//! 11's depths, side by side in one process: every round runs each engine
+//! once per position, engines alternating, so a slow spell on a shared
+//! machine hits all of them alike. Prints a Markdown table of median
+//! Mnodes/s and Quince's ratio to the best peer.
+//!
+//! ```sh
+//! RUSTFLAGS='-C target-cpu=x86-64-v3' cargo run --release --no-default-features \
+//!     --features pext,peers-pext --example versus -- --rounds 5
+//! cargo run --release --example versus -- --full        # every leaf move made
+//! ```
+//!
+//! Depths (bulk): start position 6, Kiwipete 5, position 3 7, position 4 6,
+//! position 5 5, position 6 5, about 1.5 billion leaves per engine and
+//! round. `--full` uses one ply less. `--quick` two plies less (a smoke test).
+
+#[allow(dead_code)]
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::time::Instant;
+
+use common::{Named, chess_board, chess_perft, cozy_board, cozy_perft, quince_board};
+use common::{shakmaty_board, shakmaty_perft};
+
+/// The positions of `benches/common` at issue 11's (deeper) depths.
+const DEPTHS: [(&str, u32); 6] = [
+    ("start", 6),
+    ("kiwipete", 5),
+    ("pos3", 7),
+    ("pos4", 6),
+    ("pos5", 5),
+    ("pos6", 5),
+];
+
+const ENGINES: [&str; 4] = ["quince", "cozy-chess", "shakmaty", "chess"];
+
+struct Options {
+    rounds: usize,
+    bulk: bool,
+    shallower: u32,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        rounds: 3,
+        bulk: true,
+        shallower: 0,
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--rounds" => {
+                let value = args.next().ok_or("--rounds needs a number")?;
+                options.rounds = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("--rounds: not a positive number: {value}"))?;
+            }
+            "--full" => options.bulk = false,
+            "--quick" => options.shallower = 2,
+            "-h" | "--help" => {
+                return Err("usage: versus [--rounds N] [--full] [--quick]\n\
+                     Runs Quince and the peer crates' perft side by side; see the source header."
+                    .to_string());
+            }
+            other => return Err(format!("unknown argument: {other} (try --help)")),
+        }
+    }
+    if !options.bulk {
+        options.shallower = options.shallower.max(1);
+    }
+    Ok(options)
+}
+
+/// Runs `engine`'s perft on `named` at `depth`; returns nodes per second.
+fn run(engine: &str, named: &Named, depth: u32, bulk: bool) -> f64 {
+    let start = Instant::now();
+    let nodes = match engine {
+        "quince" => quince::perft::count(&mut quince_board(&named.fen), depth, bulk),
+        "cozy-chess" => cozy_perft(&cozy_board(&named.fen).expect("FEN"), depth, bulk),
+        "shakmaty" => shakmaty_perft(&shakmaty_board(&named.fen).expect("FEN"), depth, bulk),
+        _ => chess_perft(&chess_board(&named.fen).expect("FEN"), depth, bulk),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    assert_eq!(
+        nodes,
+        named.nodes(depth),
+        "{engine} perft({depth}) of {}",
+        named.name
+    );
+    nodes as f64 / seconds
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse(&args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            std::process::exit(2);
+        }
+    };
+    let positions: Vec<(Named, u32)> = common::standard()
+        .into_iter()
+        .map(|(named, _)| {
+            let (_, depth) = DEPTHS
+                .iter()
+                .find(|(name, _)| *name == named.name)
+                .expect("every standard position has a depth");
+            (named, depth - options.shallower)
+        })
+        .collect();
+    // rates[position][engine] = one Mnodes/s per round
+    let mut rates = vec![vec![Vec::new(); ENGINES.len()]; positions.len()];
+    for round in 1..=options.rounds {
+        eprintln!("round {round}/{}", options.rounds);
+        for (p, (named, depth)) in positions.iter().enumerate() {
+            for (e, engine) in ENGINES.iter().enumerate() {
+                let rate = run(engine, named, *depth, options.bulk) / 1e6;
+                eprintln!(
+                    "  {:<8} d{depth} {engine:<10} {rate:8.1} Mnodes/s",
+                    named.name
+                );
+                rates[p][e].push(rate);
+            }
+        }
+    }
+    let kind = if options.bulk { "bulk" } else { "full make" };
+    println!(
+        "Perft ({kind}), median Mnodes/s over {} alternating rounds, slider backend `{}`\n",
+        options.rounds,
+        quince::sliders::ACTIVE
+    );
+    println!(
+        "| position | depth | quince | cozy-chess | shakmaty | chess | quince / best peer | quince / cozy-chess |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (p, (named, depth)) in positions.iter().enumerate() {
+        let medians: Vec<f64> = rates[p].iter_mut().map(|r| median(r)).collect();
+        let best_peer = medians[1..].iter().copied().fold(0.0, f64::max);
+        println!(
+            "| {} | {depth} | {:.0} | {:.0} | {:.0} | {:.0} | **{:.2}x** | {:.2}x |",
+            named.name,
+            medians[0],
+            medians[1],
+            medians[2],
+            medians[3],
+            medians[0] / best_peer,
+            medians[0] / medians[1]
+        );
+    }
+}
