@@ -14,7 +14,6 @@
 //! position 5 5, position 6 5, about 1.5 billion leaves per engine and
 //! round. `--full` uses one ply less. `--quick` two plies less (a smoke test).
 
-#[allow(dead_code)]
 #[path = "../benches/common/mod.rs"]
 mod common;
 
