@@ -265,7 +265,7 @@ fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
 /// King steps and castling moves (as rook squares), which both need the
 /// enemy's attacks; those are computed only if some king move is possible
 /// at all, which in most positions it is not.
-#[inline]
+#[inline(always)]
 fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
     let steps = king_attacks(cx.king) & !cx.own;
     let castles = if cx.checkers.is_empty() {
@@ -332,6 +332,10 @@ fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -
 fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
     let castling = pos.castling();
     let mut to = Bitboard::EMPTY;
+    // Most positions deep in a tree have no rights left: one test for both sides.
+    if !castling.has_any(cx.us) {
+        return to;
+    }
     for side in CastleSide::BOTH {
         if let Some(rook) = castling.rook_square(cx.us, side)
             && (pos.castle_empty_squares(cx.us, side) & cx.occupied).is_empty()
