@@ -118,10 +118,18 @@ impl Strategy for Legal {
             2 if M::COPIES => {
                 let mut nodes = 0;
                 generate(pos, |batch| {
-                    for mv in batch.moves() {
+                    let mut count_after = |mv| {
                         let mut child = pos.clone();
                         child.make_for_counting(mv, batch.piece);
                         nodes += count_legal(&child);
+                    };
+                    // Promotions are rare: a plain loop over the targets for the rest.
+                    if batch.promotes {
+                        batch.moves().for_each(count_after);
+                    } else {
+                        for to in batch.to {
+                            count_after(Move::new(batch.from, to, None));
+                        }
                     }
                     false
                 });
