@@ -38,13 +38,13 @@ struct Context {
 }
 
 impl Context {
-    #[inline]
     /// `us` must be the side to move; passing it lets a caller that knows
     /// it at compile time (see [`count`]) fold every colour branch away.
+    #[inline]
     fn new(pos: &Position, us: Color) -> Context {
         let own = pos.color(us);
         let king = pos.king(us);
-        let info = pos.check_info();
+        let info = pos.check_info_for(us);
         let target = match info.checkers.first() {
             Some(checker) => between(king, checker) | info.checkers,
             None => !own,

@@ -289,7 +289,14 @@ impl Position {
     /// Checkers and pinned pieces for the side to move.
     #[inline]
     pub fn check_info(&self) -> CheckInfo {
-        let us = self.side;
+        self.check_info_for(self.side)
+    }
+
+    /// [`Position::check_info`] with the side to move passed in, so that a
+    /// generator that knows it at compile time folds the colour away.
+    #[inline]
+    pub(crate) fn check_info_for(&self, us: Color) -> CheckInfo {
+        debug_assert_eq!(us, self.side);
         let them = self.color(us.flip());
         let king = self.king(us);
         let mut checkers = (knight_attacks(king) & self.pieces(Piece::Knight) & them)
