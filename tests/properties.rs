@@ -147,7 +147,7 @@ impl Slow {
         let mut castling = Vec::new();
         for color in Color::ALL {
             for side in [CastleSide::Short, CastleSide::Long] {
-                if let Some(rook) = pos.castling().rook_square(color, side) {
+                if let Some(rook) = pos.castling_rook(color, side) {
                     castling.push(rook.index());
                 }
             }

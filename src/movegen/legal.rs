@@ -341,19 +341,13 @@ fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -
 
 /// The rook squares of castling moves whose squares are empty (rights
 /// present, nothing between king, rook and their destinations): one load
-/// and one AND per side.
+/// and one AND per right.
 #[inline]
 fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
-    let castling = pos.castling();
     let mut to = Bitboard::EMPTY;
-    // Most positions deep in a tree have no rights left: one test for both sides.
-    if !castling.has_any(cx.us) {
-        return to;
-    }
-    for side in CastleSide::BOTH {
-        if let Some(rook) = castling.rook_square(cx.us, side)
-            && (pos.castle_empty_squares(cx.us, side) & cx.occupied).is_empty()
-        {
+    for rook in pos.castling().rooks_of(cx.us) {
+        let side = CastleSide::of(cx.king, rook);
+        if (pos.castle_empty_squares(cx.us, side) & cx.occupied).is_empty() {
             to |= Bitboard::from_square(rook);
         }
     }

@@ -96,10 +96,8 @@ fn castling_targets(pos: &Position, us: Color, king: Square, check: CastlingChec
     if !rights.has_any(us) {
         return to;
     }
-    for side in CastleSide::BOTH {
-        let Some(rook) = rights.rook_square(us, side) else {
-            continue;
-        };
+    for rook in rights.rooks_of(us) {
+        let side = CastleSide::of(king, rook);
         let (king_target, rook_target) = side.destinations(king.rank());
         let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
         let king_path = castling_path(king, king_target);

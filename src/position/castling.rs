@@ -1,5 +1,6 @@
-//! Castling rights, stored as the files of the rooks that may still castle.
-//! Storing files rather than "king side / queen side" flags makes Chess960
+//! Castling: which way a king castles, the squares castling crosses, and the
+//! rights, stored as the squares of the rooks that may still castle.
+//! Storing rooks rather than "king side / queen side" flags makes Chess960
 //! the general case and standard chess the special case.
 
 use super::Position;
@@ -63,10 +64,18 @@ pub fn castling_path(from: Square, to: Square) -> Bitboard {
     between(from, to) | Bitboard::from_square(to)
 }
 
-/// The rook files that still have castling rights, per colour and side.
+/// Castling rights, stored as the set of squares of the rooks that may
+/// still castle (both colours).
+///
+/// A set rather than per-side flags because that is what make needs: any
+/// move from or to a right's rook square ends that right (the rook moved or
+/// was captured), one AND-NOT with the move's `from | to`; comparing rights
+/// is one 64-bit compare. Which side a rook castles to follows from where it
+/// stands relative to its king ([`Position::castling_rook`]), so Chess960 is
+/// the general case and standard chess the special one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Castling {
-    rooks: [[Option<File>; 2]; 2],
+    rooks: Bitboard,
 }
 
 /// The back rank of a colour.
@@ -77,82 +86,92 @@ pub const fn back_rank(color: Color) -> Rank {
     }
 }
 
+/// The back rank of a colour as a set.
+#[inline]
+const fn back_rank_set(color: Color) -> Bitboard {
+    Bitboard::rank(back_rank(color).index())
+}
+
 impl Castling {
     /// No castling rights.
     pub const NONE: Castling = Castling {
-        rooks: [[None; 2]; 2],
+        rooks: Bitboard::EMPTY,
     };
 
-    /// The file of the rook that `color` may castle with on `side`.
+    /// The squares of every rook with a castling right.
     #[inline]
-    pub fn rook_file(self, color: Color, side: CastleSide) -> Option<File> {
-        self.rooks[color.index()][side as usize]
+    pub fn rooks(self) -> Bitboard {
+        self.rooks
     }
 
-    /// The square of that rook.
+    /// The squares of `color`'s rooks with a castling right (at most two,
+    /// one on each side of the king).
     #[inline]
-    pub fn rook_square(self, color: Color, side: CastleSide) -> Option<Square> {
-        self.rook_file(color, side)
-            .map(|file| Square::from_coords(file, back_rank(color)))
+    pub fn rooks_of(self, color: Color) -> Bitboard {
+        self.rooks & back_rank_set(color)
     }
 
-    pub(crate) fn set(&mut self, color: Color, side: CastleSide, file: Option<File>) {
-        self.rooks[color.index()][side as usize] = file;
+    /// Adds the right of the rook on `square` (on its colour's back rank).
+    pub(crate) fn add(&mut self, square: Square) {
+        self.rooks |= Bitboard::from_square(square);
     }
 
     /// Whether `color` has any castling right.
     #[inline]
     pub fn has_any(self, color: Color) -> bool {
-        self.rooks[color.index()] != [None, None]
+        self.rooks_of(color).is_nonempty()
     }
 
     pub fn is_empty(self) -> bool {
-        self.rooks == [[None; 2]; 2]
+        self.rooks.is_empty()
     }
 
     /// Drops both rights of `color` (the king moved).
     #[inline]
     pub(crate) fn clear(&mut self, color: Color) {
-        self.rooks[color.index()] = [None, None];
+        self.rooks &= !back_rank_set(color);
     }
 
-    /// Drops the right tied to a rook on `square`, if any (it moved or was captured).
+    /// Drops the rights of rooks on `squares` (a move left or entered them:
+    /// the rook moved or was captured).
     #[inline]
-    pub(crate) fn remove_rook(&mut self, color: Color, square: Square) {
-        if square.rank() != back_rank(color) {
-            return;
-        }
-        for slot in &mut self.rooks[color.index()] {
-            if *slot == Some(square.file()) {
-                *slot = None;
-            }
-        }
+    pub(crate) fn remove(&mut self, squares: Bitboard) {
+        self.rooks &= !squares;
     }
 
-    /// Every (colour, rook file) with a right, for hashing.
+    /// Every (colour, rook file) with a right, White first, for hashing.
     pub fn iter(self) -> impl Iterator<Item = (Color, File)> {
         Color::ALL.into_iter().flat_map(move |color| {
-            self.rooks[color.index()]
+            self.rooks_of(color)
                 .into_iter()
-                .flatten()
-                .map(move |file| (color, file))
+                .map(move |square| (color, square.file()))
         })
     }
 
     /// True when every right uses the standard king (e-file) and rook (a/h) squares.
     pub fn is_standard(self, position: &Position) -> bool {
         Color::ALL.into_iter().all(|color| {
-            if !self.has_any(color) {
+            let rooks = self.rooks_of(color);
+            if rooks.is_empty() {
                 return true;
             }
+            let corners = Bitboard::FILE_A | Bitboard::FILE_H;
             let king_home = Square::from_coords(File::new(4), back_rank(color));
             position.piece_at(king_home) == Some((color, Piece::King))
-                && self
-                    .rook_file(color, CastleSide::Short)
-                    .is_none_or(|f| f.index() == 7)
-                && self
-                    .rook_file(color, CastleSide::Long)
-                    .is_none_or(|f| f.index() == 0)
+                && (rooks & !corners).is_empty()
         })
+    }
+}
+
+impl Position {
+    /// The square of the rook `color` may castle with on `side`, if that
+    /// right remains.
+    #[inline]
+    pub fn castling_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
+        let king = self.king(color);
+        self.castling
+            .rooks_of(color)
+            .into_iter()
+            .find(|&rook| CastleSide::of(king, rook) == side)
     }
 }

@@ -149,7 +149,7 @@ impl Position {
         let mut field = String::new();
         for color in Color::ALL {
             for side in CastleSide::BOTH {
-                if let Some(file) = self.castling.rook_file(color, side) {
+                if let Some(file) = self.castling_rook(color, side).map(|rook| rook.file()) {
                     let letter = if self.chess960 {
                         file.char()
                     } else if side == CastleSide::Short {
@@ -366,14 +366,16 @@ fn parse_castling(pos: &Position, field: &str, chess960: bool) -> Result<Castlin
                 "castling right '{c}' but there is no {name} rook on {rook}"
             ));
         }
-        match castling.rook_file(color, side) {
-            Some(existing) if existing != file => {
-                return err(format!(
-                    "castling field '{field}' gives {name} two rooks on the same side"
-                ));
-            }
-            _ => castling.set(color, side, Some(file)),
+        let same_side = castling
+            .rooks_of(color)
+            .into_iter()
+            .any(|other| other != rook && CastleSide::of(king, other) == side);
+        if same_side {
+            return err(format!(
+                "castling field '{field}' gives {name} two rooks on the same side"
+            ));
         }
+        castling.add(rook);
     }
     Ok(castling)
 }

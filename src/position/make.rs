@@ -104,9 +104,6 @@ impl Position {
                 self.colors[them.index()] ^= to_bit;
                 self.occupied ^= to_bit;
                 key ^= piece_key(them, captured, to);
-                if captured == Piece::Rook {
-                    self.castling.remove_rook(them, to);
-                }
                 halfmove = 0;
                 undo.captured = Some(captured);
             } else if piece == Piece::Pawn && Some(to) == undo.en_passant {
@@ -138,9 +135,10 @@ impl Position {
                     }
                 }
                 Piece::King => self.castling.clear(us),
-                Piece::Rook => self.castling.remove_rook(us, from),
                 _ => {}
             }
+            // A rook leaving its square or captured on it loses its right.
+            self.castling.remove(from_to);
         }
         self.side = them;
         if FULL {

@@ -166,7 +166,7 @@ impl Position {
             .unwrap_or(Square::A1)
     }
 
-    /// Castling rights, stored as rook files.
+    /// Castling rights, stored as the squares of the rooks that may castle.
     #[inline]
     pub fn castling(&self) -> Castling {
         self.castling
@@ -206,7 +206,7 @@ impl Position {
         for color in Color::ALL {
             let king = self.king(color);
             for side in CastleSide::BOTH {
-                let Some(rook) = self.castling.rook_square(color, side) else {
+                let Some(rook) = self.castling_rook(color, side) else {
                     continue;
                 };
                 let (king_to, rook_to) = side.destinations(king.rank());
