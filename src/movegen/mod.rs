@@ -39,6 +39,21 @@ impl PieceMoves {
         self.to.is_empty()
     }
 
+    /// Calls `f` with each move of the batch, promotions queen first: the
+    /// same moves as [`PieceMoves::moves`], but a plain loop over the
+    /// targets when nothing promotes (callgrind, PEXT, perft's leaf parents:
+    /// 20.5 -> 19.6 instructions per node, start position d5).
+    #[inline]
+    pub fn for_each_move(self, mut f: impl FnMut(Move)) {
+        if self.promotes {
+            self.moves().for_each(f);
+        } else {
+            for to in self.to {
+                f(Move::new(self.from, to, None));
+            }
+        }
+    }
+
     /// The moves of the batch, promotions queen first.
     pub fn moves(self) -> impl Iterator<Item = Move> {
         let from = self.from;

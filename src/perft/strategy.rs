@@ -118,19 +118,11 @@ impl Strategy for Legal {
             2 if M::COPIES => {
                 let mut nodes = 0;
                 generate(pos, |batch| {
-                    let mut count_after = |mv| {
+                    batch.for_each_move(|mv| {
                         let mut child = pos.clone();
                         child.make_for_counting(mv, batch.piece);
                         nodes += count_legal(&child);
-                    };
-                    // Promotions are rare: a plain loop over the targets for the rest.
-                    if batch.promotes {
-                        batch.moves().for_each(count_after);
-                    } else {
-                        for to in batch.to {
-                            count_after(Move::new(batch.from, to, None));
-                        }
-                    }
+                    });
                     false
                 });
                 nodes
@@ -153,12 +145,12 @@ impl Strategy for Legal {
             1 if M::COPIES => {
                 let mut nodes = 0;
                 generate(pos, |batch| {
-                    for mv in batch.moves() {
+                    batch.for_each_move(|mv| {
                         with_copy(pos, mv, |child| {
                             std::hint::black_box(child);
                         });
                         nodes += 1;
-                    }
+                    });
                     false
                 });
                 nodes
@@ -178,7 +170,7 @@ impl Strategy for Legal {
     fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
         let mut list = MoveList::new();
         generate(pos, |batch| {
-            batch.moves().for_each(|mv| list.push(mv));
+            batch.for_each_move(|mv| list.push(mv));
             false
         });
         list
@@ -343,7 +335,7 @@ impl KingCapture {
     fn pseudo_moves(pos: &Position) -> MoveList {
         let mut list = MoveList::new();
         generate_pseudo(pos, CastlingCheck::EmptySquaresOnly, |batch| {
-            batch.moves().for_each(|mv| list.push(mv));
+            batch.for_each_move(|mv| list.push(mv));
             false
         });
         list
