@@ -39,10 +39,10 @@ impl PieceMoves {
         self.to.is_empty()
     }
 
-    /// Calls `f` with each move of the batch, promotions queen first: the
-    /// same moves as [`PieceMoves::moves`], but a plain loop over the
-    /// targets when nothing promotes (callgrind, PEXT, perft's leaf parents:
-    /// 20.5 -> 19.6 instructions per node, start position d5).
+    /// Calls `f` with each move of the batch, in the order of
+    /// [`PieceMoves::moves`]; a plain loop over the targets when nothing
+    /// promotes (callgrind, PEXT, perft's leaf parents: 20.5 -> 19.6
+    /// instructions per node, start position d5, against a `flat_map`).
     #[inline]
     pub fn for_each_move(self, mut f: impl FnMut(Move)) {
         if self.promotes {
@@ -55,23 +55,62 @@ impl PieceMoves {
     }
 
     /// The moves of the batch, promotions queen first.
-    pub fn moves(self) -> impl Iterator<Item = Move> {
-        let from = self.from;
-        let promotions: &'static [Option<Piece>] = if self.promotes {
-            &[
-                Some(Piece::Queen),
-                Some(Piece::Rook),
-                Some(Piece::Bishop),
-                Some(Piece::Knight),
-            ]
+    #[inline]
+    pub fn moves(self) -> BatchMoves {
+        BatchMoves {
+            from: self.from,
+            targets: self.to,
+            promotes: self.promotes,
+            to: self.from,
+            next_promotion: 0,
+        }
+    }
+}
+
+/// The promotion pieces in the order moves are produced.
+const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
+
+/// Iterator over a batch's moves ([`PieceMoves::moves`]). Hand-written
+/// rather than a `flat_map` over promotion pieces, so that the common
+/// non-promoting batch costs one pop per move.
+#[derive(Clone, Debug)]
+pub struct BatchMoves {
+    from: Square,
+    targets: Bitboard,
+    promotes: bool,
+    /// The target whose promotions are being produced.
+    to: Square,
+    /// The index in [`PROMOTIONS`] of the next promotion to produce for
+    /// `to`; 0 when the next move starts a new target.
+    next_promotion: usize,
+}
+
+impl Iterator for BatchMoves {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        if !self.promotes {
+            let to = self.targets.next()?;
+            return Some(Move::new(self.from, to, None));
+        }
+        if self.next_promotion == 0 {
+            self.to = self.targets.next()?;
+        }
+        let piece = PROMOTIONS[self.next_promotion];
+        self.next_promotion = (self.next_promotion + 1) % PROMOTIONS.len();
+        Some(Move::new(self.from, self.to, Some(piece)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let per_target = if self.promotes { 4 } else { 1 };
+        let started = if self.next_promotion == 0 {
+            0
         } else {
-            &[None]
+            PROMOTIONS.len() - self.next_promotion
         };
-        self.to.flat_map(move |to| {
-            promotions
-                .iter()
-                .map(move |&promo| Move::new(from, to, promo))
-        })
+        let n = self.targets.len() as usize * per_target + started;
+        (n, Some(n))
     }
 }
 
@@ -177,5 +216,33 @@ pub(crate) const fn promotion_rank(color: Color) -> Bitboard {
     match color {
         Color::White => Bitboard::rank(6),
         Color::Black => Bitboard::rank(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_iterator_and_loop_agree_and_size_hint_is_exact() {
+        // White pawns on b7 (capture or push to promote) and a knight.
+        let pos = Position::from_fen("r3k3/1P6/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
+        let mut promotions = 0;
+        generate(&pos, |batch| {
+            let mut looped = Vec::new();
+            batch.for_each_move(|mv| looped.push(mv));
+            let mut iter = batch.moves();
+            let mut iterated = Vec::new();
+            while let Some(mv) = iter.next() {
+                assert_eq!(iter.size_hint().0, looped.len() - iterated.len() - 1);
+                iterated.push(mv);
+            }
+            assert_eq!(looped, iterated);
+            assert_eq!(batch.len(), looped.len());
+            promotions += looped.iter().filter(|mv| mv.promotion().is_some()).count();
+            false
+        });
+        // b7-b8 and b7xa8, four pieces each.
+        assert_eq!(promotions, 8);
     }
 }
