@@ -135,6 +135,9 @@ fn make(c: &mut Criterion) {
     group.bench_function("quince-copy", |b| {
         b.iter(|| quince_copy_make(black_box(&set.quince), &quince_moves))
     });
+    group.bench_function("quince-play", |b| {
+        b.iter(|| quince_play(black_box(&set.quince), &quince_moves))
+    });
     group.bench_function("cozy-chess-copy", |b| {
         b.iter(|| cozy_copy_make(black_box(&set.cozy), &cozy_moves))
     });

@@ -251,8 +251,21 @@ pub fn quince_make_unmake(positions: &mut [Position], moves: &[Vec<quince::Move>
     sum
 }
 
-/// Copies the position for every move (`Position::play`).
+/// Copies the position for every move (`Position::with_move`, the child
+/// made where it is used).
 pub fn quince_copy_make(positions: &[Position], moves: &[Vec<quince::Move>]) -> u64 {
+    let mut sum = 0u64;
+    for (pos, moves) in positions.iter().zip(moves) {
+        for &mv in moves {
+            sum = sum.wrapping_add(pos.with_move(mv, |child| black_box(&*child).key()));
+        }
+    }
+    sum
+}
+
+/// Copies the position for every move with `Position::play` (the child
+/// returned by value).
+pub fn quince_play(positions: &[Position], moves: &[Vec<quince::Move>]) -> u64 {
     let mut sum = 0u64;
     for (pos, moves) in positions.iter().zip(moves) {
         for &mv in moves {
