@@ -39,6 +39,8 @@
 //! is the one the crate was built with (`--features magic`, `--features pext`);
 //! the test prints it.
 
+mod common;
+
 use quince::movegen::{count_legal, has_legal_move, legal_moves};
 use quince::perft::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
 use quince::{Bitboard, Color, Piece, Position, Square};
@@ -572,28 +574,7 @@ fn random_fen(rng: &mut Rng) -> String {
     };
     cells[white_king] = 'K';
     cells[black_king] = 'k';
-    let mut board = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match cells[rank * 8 + file] {
-                '.' => empty += 1,
-                c => {
-                    if empty > 0 {
-                        board.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    board.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            board.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            board.push('/');
-        }
-    }
+    let board = common::placement(&cells);
     let white = rng.below(2) == 0;
     let letters = [
         'K', 'Q', 'k', 'q', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'a', 'b', 'c', 'd', 'e', 'f',

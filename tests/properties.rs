@@ -12,6 +12,8 @@
 //!   move must give the same position in both (pieces, rights, e.p., clocks).
 //!   The `pseudo` and `king-capture` legality strategies must find the same moves.
 
+mod common;
+
 use proptest::prelude::*;
 use quince::movegen::legal_moves;
 use quince::perft::Strategy as _;
@@ -412,28 +414,7 @@ fn random_setup() -> impl Strategy<Value = String> {
         .prop_map(|(mut cells, white_king, black_king, white, castling, ep_file, half, full)| {
             cells[white_king] = 'K';
             cells[black_king] = 'k';
-            let mut board = String::new();
-            for rank in (0..8).rev() {
-                let mut empty = 0;
-                for file in 0..8 {
-                    match cells[rank * 8 + file] {
-                        '.' => empty += 1,
-                        c => {
-                            if empty > 0 {
-                                board.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            board.push(c);
-                        }
-                    }
-                }
-                if empty > 0 {
-                    board.push_str(&empty.to_string());
-                }
-                if rank > 0 {
-                    board.push('/');
-                }
-            }
+            let board = common::placement(&cells);
             let ep = match ep_file {
                 Some(file) => format!("{}{}", (b'a' + file as u8) as char, if white { 6 } else { 3 }),
                 None => "-".to_string(),

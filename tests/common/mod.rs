@@ -55,3 +55,31 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// The piece-placement field of a FEN from 64 cells (a1 = 0 .. h8 = 63),
+/// each a FEN piece letter or '.' for an empty square.
+pub fn placement(cells: &[char]) -> String {
+    let mut board = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match cells[rank * 8 + file] {
+                '.' => empty += 1,
+                c => {
+                    if empty > 0 {
+                        board.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    board.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            board.push('/');
+        }
+    }
+    board
+}
