@@ -534,15 +534,14 @@ impl<'a> Searcher<'a> {
         }
         let count = moves.len();
         let moves = moves.as_mut_slice();
-        let mut best = -INFINITY;
-        let mut best_move = Move::NULL;
+        let mut found = Found::NONE;
         let mut quiets_tried: Vec<Move> = Vec::new();
         let original_alpha = alpha;
         for i in 0..count {
             pick(moves, &mut scores[..count], i);
             let mv = moves[i];
             let quiet = !is_tactical(&self.pos, mv);
-            let prunable = quiet && !pv_node && !in_check && best > -MATE_BOUND;
+            let prunable = quiet && !pv_node && !in_check && found.score > -MATE_BOUND;
             let undo = self.push(mv);
             let gives_check = self.pos.in_check();
             // Late-move pruning and futility pruning of quiet moves that do not check.
@@ -579,35 +578,21 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        if quiet {
-                            let side = self.pos.side_to_move();
-                            self.ordering.reward(side, mv, &quiets_tried, depth, ply);
-                        }
-                        break;
-                    }
+            if self.take_score(ply, mv, score, &mut found, &mut alpha, beta) {
+                if quiet {
+                    let side = self.pos.side_to_move();
+                    self.ordering.reward(side, mv, &quiets_tried, depth, ply);
                 }
+                break;
             }
             if quiet {
                 quiets_tried.push(mv);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(found.score, alpha, original_alpha, beta);
         self.tt
-            .store(key, ply, best_move, best, static_eval, depth, bound);
-        best
+            .store(key, ply, found.mv, found.score, static_eval, depth, bound);
+        found.score
     }
 
     /// Whether a quiet move near the leaves is not worth searching: too many
@@ -683,7 +668,7 @@ impl<'a> Searcher<'a> {
         {
             return e.score;
         }
-        let mut best = -INFINITY;
+        let mut found = Found::NONE;
         let stand_pat = if in_check {
             -INFINITY
         } else {
@@ -694,7 +679,7 @@ impl<'a> Searcher<'a> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            found.score = stand_pat;
         }
         let mut moves = legal_moves(&self.pos);
         if in_check && moves.is_empty() {
@@ -716,7 +701,6 @@ impl<'a> Searcher<'a> {
             }
         }
         let moves = &mut moves.as_mut_slice()[..count];
-        let mut best_move = Move::NULL;
         let original_alpha = alpha;
         for i in 0..count {
             pick(moves, &mut scores[..count], i);
@@ -739,28 +723,41 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = mv;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if self.take_score(ply, mv, score, &mut found, &mut alpha, beta) {
+                break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(found.score, alpha, original_alpha, beta);
         let eval = if in_check { 0 } else { stand_pat };
-        self.tt.store(key, ply, best_move, best, eval, 0, bound);
-        best
+        self.tt
+            .store(key, ply, found.mv, found.score, eval, 0, bound);
+        found.score
+    }
+
+    /// Takes a child's `score` for `mv` into the node's state: a new best
+    /// score, and above `alpha` a new alpha, best move and PV. Returns
+    /// whether the score reaches `beta` (a cut-off: stop searching the
+    /// node). Shared by negamax and quiescence.
+    fn take_score(
+        &mut self,
+        ply: usize,
+        mv: Move,
+        score: Score,
+        found: &mut Found,
+        alpha: &mut Score,
+        beta: Score,
+    ) -> bool {
+        if score <= found.score {
+            return false;
+        }
+        found.score = score;
+        if score <= *alpha {
+            return false;
+        }
+        *alpha = score;
+        found.mv = mv;
+        self.update_pv(ply, mv);
+        score >= beta
     }
 
     /// The PV at `ply` becomes `mv` followed by the child's PV.
@@ -831,6 +828,34 @@ fn cuts(bound: Bound, score: Score, alpha: Score, beta: Score) -> bool {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
+    }
+}
+
+/// The best score of a node so far and the move that raised alpha last
+/// (`Move::NULL` while none has).
+#[derive(Clone, Copy)]
+struct Found {
+    score: Score,
+    mv: Move,
+}
+
+impl Found {
+    const NONE: Found = Found {
+        score: -INFINITY,
+        mv: Move::NULL,
+    };
+}
+
+/// The bound a node's best score gives the transposition table: at least
+/// `beta` is a lower bound (cut-off), above the original alpha exact, else
+/// an upper bound.
+fn bound_of(best: Score, alpha: Score, original_alpha: Score, beta: Score) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if alpha > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
