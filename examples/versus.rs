@@ -34,6 +34,14 @@ const DEPTHS: [(&str, u32); 6] = [
 
 const ENGINES: [&str; 4] = ["quince", "cozy-chess", "shakmaty", "chess"];
 
+const USAGE: &str = "usage: versus [--rounds N] [--full] [--quick]
+
+Runs perft of Quince, cozy-chess, shakmaty and chess on the six standard
+positions, engines alternating, and prints median Mnodes/s as Markdown.
+  --rounds N   rounds to run (default 3); the median is reported
+  --full       make every leaf move (one ply shallower)
+  --quick      two plies shallower (a smoke test)";
+
 struct Options {
     rounds: usize,
     bulk: bool,
@@ -60,11 +68,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--full" => options.bulk = false,
             "--quick" => options.shallower = 2,
             "-h" | "--help" => {
-                return Err("usage: versus [--rounds N] [--full] [--quick]\n\
-                     Runs Quince and the peer crates' perft side by side; see the source header."
-                    .to_string());
+                println!("{USAGE}");
+                std::process::exit(0);
             }
-            other => return Err(format!("unknown argument: {other} (try --help)")),
+            other => return Err(format!("unknown argument: {other}\n\n{USAGE}")),
         }
     }
     if !options.bulk {
