@@ -139,6 +139,11 @@ fn main() {
         }
     }
     let kind = if options.bulk { "bulk" } else { "full make" };
+    if options.shallower == 2 {
+        println!(
+            "(--quick: counts checked; the depths are too small for the rates to mean much)\n"
+        );
+    }
     println!(
         "Perft ({kind}), median Mnodes/s over {} alternating rounds, slider backend `{}`\n",
         options.rounds,
