@@ -257,7 +257,7 @@ fn pawn_captures(us: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
 /// the king cannot step back along a checking ray). One pass over the enemy
 /// pieces answers all king steps and castling paths at once, instead of
 /// one attack test per square.
-#[inline]
+#[inline(always)]
 fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
     let them = cx.us.flip();
     let occupied = cx.occupied ^ Bitboard::from_square(cx.king);
