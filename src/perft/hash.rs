@@ -81,7 +81,7 @@ fn mix(mut x: u64) -> u64 {
 
 /// A second hash of the position, independent of the Zobrist key: the
 /// six piece bitboards, White's pieces and a word of state (side to move,
-/// castling rook files, e.p. square) chained through [`mix`]. Halfmove and
+/// castling rook files, e.p. square) chained through `mix`. Halfmove and
 /// fullmove counters are left out, as they do not change perft counts.
 pub fn verification_key(pos: &Position) -> u64 {
     let mut state = u64::from(pos.side_to_move() == Color::Black);

@@ -3,8 +3,8 @@
 //! | backend | feature | idea |
 //! | --- | --- | --- |
 //! | [`Hq`] | `hq` | hyperbola quintessence: `o - 2s` subtraction on a line, byte-swapped for the reverse direction; ranks by lookup |
-//! | [`Magic`] | `magic` | fancy magic bitboards: multiply the relevant occupancy by a magic number, shift, look up |
-//! | [`Pext`] | `pext` | BMI2 `PEXT` gathers the relevant occupancy bits into a dense index |
+//! | `Magic` | `magic` | fancy magic bitboards: multiply the relevant occupancy by a magic number, shift, look up |
+//! | `Pext` | `pext` | BMI2 `PEXT` gathers the relevant occupancy bits into a dense index |
 //!
 //! Move generation calls [`Active`], chosen at compile time with the priority
 //! **pext > magic > hq** when several features are enabled (so
