@@ -93,9 +93,6 @@ pub fn generate_pseudo<F: FnMut(PieceMoves) -> bool>(
 fn castling_targets(pos: &Position, us: Color, king: Square, check: CastlingCheck) -> Bitboard {
     let rights = pos.castling();
     let mut to = Bitboard::EMPTY;
-    if !rights.has_any(us) {
-        return to;
-    }
     for rook in rights.rooks_of(us) {
         let side = CastleSide::of(king, rook);
         let (king_target, rook_target) = side.destinations(king.rank());

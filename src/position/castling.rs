@@ -98,12 +98,6 @@ impl Castling {
         rooks: Bitboard::EMPTY,
     };
 
-    /// The squares of every rook with a castling right.
-    #[inline]
-    pub fn rooks(self) -> Bitboard {
-        self.rooks
-    }
-
     /// The squares of `color`'s rooks with a castling right (at most two,
     /// one on each side of the king).
     #[inline]

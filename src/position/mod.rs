@@ -205,10 +205,8 @@ impl Position {
     fn compute_castle_paths(&mut self) {
         for color in Color::ALL {
             let king = self.king(color);
-            for side in CastleSide::BOTH {
-                let Some(rook) = self.castling_rook(color, side) else {
-                    continue;
-                };
+            for rook in self.castling.rooks_of(color) {
+                let side = CastleSide::of(king, rook);
                 let (king_to, rook_to) = side.destinations(king.rank());
                 let paths = castling_path(king, king_to) | castling_path(rook, rook_to);
                 let own = Bitboard::from_square(king) | Bitboard::from_square(rook);
