@@ -46,6 +46,16 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(g::BETWEEN[a.index()][b.index()])
 }
 
+/// The squares that must be empty for the king on `king` to castle with
+/// the rook on `rook` (same rank): both pieces' paths, their own squares
+/// excluded. A generated table by files, shifted to the pieces' rank, so a
+/// position need not carry its castling paths (it is copied per move).
+#[inline]
+pub fn castling_empty(king: Square, rook: Square) -> Bitboard {
+    let rank_one = g::CASTLING_EMPTY[king.file().index()][rook.file().index()];
+    Bitboard(rank_one << (8 * king.rank().index()))
+}
+
 /// The full line through `a` and `b` (edge to edge) if they share one, else empty.
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
@@ -138,6 +148,33 @@ mod tests {
                 let expected_line = if aligned { set_of(on_line) } else { 0 };
                 assert_eq!(g::BETWEEN[a][b], expected_between, "between {a} {b}");
                 assert_eq!(g::LINE[a][b], expected_line, "line {a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn castling_empty_matches_file_ranges() {
+        // Every king/rook file pair on both back ranks: the files each piece
+        // sweeps (start to destination, inclusive), minus both start squares.
+        for rank in [0, 7] {
+            for king in 0..8i32 {
+                for rook in (0..8i32).filter(|&r| r != king) {
+                    let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+                    let sweeps = |a: i32, b: i32, f: i32| a.min(b) <= f && f <= a.max(b);
+                    let expected = set_of(|t| {
+                        let (f, r) = coords(t);
+                        r == rank
+                            && (sweeps(king, king_to, f) || sweeps(rook, rook_to, f))
+                            && f != king
+                            && f != rook
+                    });
+                    let at = |f: i32| Square::new((rank * 8 + f) as u8);
+                    assert_eq!(
+                        castling_empty(at(king), at(rook)).0,
+                        expected,
+                        "king file {king}, rook file {rook}, rank {rank}"
+                    );
+                }
             }
         }
     }

@@ -110,6 +110,20 @@ pub fn between(a: usize, b: usize) -> u64 {
     slider_attacks(a, 1 << b, &[dir]) & !(1 << b)
 }
 
+/// The squares on rank 1 that must be empty for a king on file `king` to
+/// castle with the rook on file `rook` (any Chess960 set-up): everything
+/// either piece crosses or lands on, except the two pieces' own squares.
+/// The king goes to g1 and the rook to f1 when the rook is on the h-side,
+/// c1 and d1 otherwise. Zero when the files are equal.
+pub fn castling_empty(king: usize, rook: usize) -> u64 {
+    if king == rook {
+        return 0;
+    }
+    let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+    let path = |from: usize, to: usize| between(from, to) | 1 << to;
+    (path(king, king_to) | path(rook, rook_to)) & !(1 << king | 1 << rook)
+}
+
 /// The whole line through `a` and `b` (edge to edge, both included); empty if
 /// they share no line.
 pub fn line(a: usize, b: usize) -> u64 {
@@ -180,6 +194,18 @@ mod tests {
     #[test]
     fn knight_in_corner_has_two_moves() {
         assert_eq!(leaper(0, &KNIGHT_STEPS), 1 << 10 | 1 << 17);
+    }
+
+    #[test]
+    fn castling_empty_standard_and_chess960() {
+        // e1/h1: f1 g1; e1/a1: b1 c1 d1.
+        assert_eq!(castling_empty(4, 7), 0x60);
+        assert_eq!(castling_empty(4, 0), 0x0e);
+        // King b1, rook a1 (long): king to c1, rook to d1 -> c1 d1.
+        assert_eq!(castling_empty(1, 0), 0x0c);
+        // King f1, rook g1 (short): they swap squares, nothing else.
+        assert_eq!(castling_empty(5, 6), 0);
+        assert_eq!(castling_empty(3, 3), 0);
     }
 
     #[test]

@@ -105,6 +105,7 @@ fn geometry_tables() -> TokenStream {
             (0..64).map(|inner: u8| Literal::u8_unsuffixed(rank_attacks_8(file, inner << 1)));
         quote!([#(#items),*])
     });
+    let castling_rows = (0..8).map(|king| array_u64((0..8).map(|rook| castling_empty(king, rook))));
     quote! {
         #knight
         #king
@@ -120,6 +121,8 @@ fn geometry_tables() -> TokenStream {
         #line
         #[doc = "Rook attacks along one rank, indexed by `[file][(rank occupancy >> 1) & 63]`, as a bit set of files."]
         pub const RANK_ATTACKS: [[u8; 64]; 8] = [#(#rank_rows),*];
+        #[doc = "The squares of rank 1 that must be empty to castle, indexed by `[king file][rook file]`: both paths (crossed and destination squares) without the king's and the rook's own squares; zero when the files are equal."]
+        pub const CASTLING_EMPTY: [[u64; 8]; 8] = [#(#castling_rows),*];
     }
 }
 

@@ -20,7 +20,7 @@
 use super::{PieceMoves, promotion_rank};
 use crate::position::{CastleSide, Position, castling_path};
 use crate::sliders::{bishop_attacks, rook_attacks};
-use crate::tables::{between, king_attacks, knight_attacks, line, pawn_attacks};
+use crate::tables::{between, castling_empty, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::types::{Bitboard, Color, Piece, Square};
 
 /// What every step needs, computed once per position.
@@ -346,8 +346,7 @@ fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -
 fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
     let mut to = Bitboard::EMPTY;
     for rook in pos.castling().rooks_of(cx.us) {
-        let side = CastleSide::of(cx.king, rook);
-        if (pos.castle_empty_squares(cx.us, side) & cx.occupied).is_empty() {
+        if (castling_empty(cx.king, rook) & cx.occupied).is_empty() {
             to |= Bitboard::from_square(rook);
         }
     }

@@ -57,8 +57,8 @@ impl CastleSide {
 
 /// The squares a castling king or rook crosses and lands on going from
 /// `from` to `to`: its start excluded unless it does not move (then `to`
-/// itself). The one definition of a castling path, shared by the
-/// generators and the FEN-time path masks.
+/// itself). The generators' definition of a castling path (the generated
+/// `tables::castling_empty` is the same sweep, computed at build time).
 #[inline]
 pub fn castling_path(from: Square, to: Square) -> Bitboard {
     between(from, to) | Bitboard::from_square(to)

@@ -103,7 +103,6 @@ impl Position {
             pos.en_passant = capturers.is_nonempty().then_some(ep);
         }
         pos.chess960 = chess960 || !pos.castling.is_standard(&pos);
-        pos.compute_castle_paths();
         pos.key = pos.compute_key();
         Ok(pos)
     }

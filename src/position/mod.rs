@@ -32,7 +32,7 @@ use crate::types::{Bitboard, Color, Piece, Square};
 use std::fmt;
 
 /// A chess position (standard or Chess960).
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     pieces: [Bitboard; 6],
     colors: [Bitboard; 2],
@@ -47,32 +47,7 @@ pub struct Position {
     fullmove: u32,
     key: u64,
     chess960: bool,
-    /// Per `color * 2 + side`: the squares that must be empty to castle
-    /// (king and rook paths, their own squares excluded). Fixed while the
-    /// right exists, so computed once from the FEN: castling is then one
-    /// AND in the common blocked case.
-    castle_empty: [Bitboard; 4],
 }
-
-/// Equality of everything a position *is*; `castle_empty` is derived data
-/// (it only matters while the right exists, and stays stale after).
-impl PartialEq for Position {
-    fn eq(&self, other: &Position) -> bool {
-        self.pieces == other.pieces
-            && self.colors == other.colors
-            && self.occupied == other.occupied
-            && self.board == other.board
-            && self.side == other.side
-            && self.castling == other.castling
-            && self.en_passant == other.en_passant
-            && self.halfmove == other.halfmove
-            && self.fullmove == other.fullmove
-            && self.key == other.key
-            && self.chess960 == other.chess960
-    }
-}
-
-impl Eq for Position {}
 
 /// Checking pieces and pinned pieces of the side to move, computed together
 /// because both come from the same scan of the lines through the king.
@@ -106,7 +81,6 @@ impl Position {
             fullmove: 1,
             key: 0,
             chess960: false,
-            castle_empty: [Bitboard::EMPTY; 4],
         }
     }
 
@@ -192,27 +166,6 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
-    }
-
-    /// The squares that must be empty for `color` to castle on `side`
-    /// (meaningful only while that right exists).
-    #[inline]
-    pub fn castle_empty_squares(&self, color: Color, side: CastleSide) -> Bitboard {
-        self.castle_empty[color.index() * 2 + side as usize]
-    }
-
-    /// Fills `castle_empty` from the current castling rights.
-    fn compute_castle_paths(&mut self) {
-        for color in Color::ALL {
-            let king = self.king(color);
-            for rook in self.castling.rooks_of(color) {
-                let side = CastleSide::of(king, rook);
-                let (king_to, rook_to) = side.destinations(king.rank());
-                let paths = castling_path(king, king_to) | castling_path(rook, rook_to);
-                let own = Bitboard::from_square(king) | Bitboard::from_square(rook);
-                self.castle_empty[color.index() * 2 + side as usize] = paths & !own;
-            }
-        }
     }
 
     /// Whether castling is read and written in Chess960 style (king takes rook,
