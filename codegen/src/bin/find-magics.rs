@@ -18,7 +18,7 @@ fn main() {
     };
     let start = std::time::Instant::now();
     let rook = find(Slider::Rook, seed);
-    let bishop = find(Slider::Bishop, seed ^ 0xB15B_0B);
+    let bishop = find(Slider::Bishop, seed ^ 0x00B1_5B0B);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/magic_numbers.rs");
     if let Err(e) = std::fs::write(path, render_numbers(&rook, &bishop)) {
         eprintln!("error: cannot write {path}: {e}");
