@@ -105,6 +105,12 @@ impl Castling {
         self.rooks & back_rank_set(color)
     }
 
+    /// The squares of all rooks with a castling right, both colours.
+    #[inline]
+    pub fn squares(self) -> Bitboard {
+        self.rooks
+    }
+
     /// Adds the right of the rook on `square` (on its colour's back rank).
     pub(crate) fn add(&mut self, square: Square) {
         self.rooks |= Bitboard::from_square(square);

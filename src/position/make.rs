@@ -191,9 +191,7 @@ impl Position {
         self.en_passant = en_passant;
         self.castling = castling;
         if FULL {
-            if castling != parent.castling {
-                key ^= castling_key(parent.castling) ^ castling_key(castling);
-            }
+            key ^= castling_key(parent.castling.squares() ^ castling.squares());
             self.key = key;
             self.halfmove = halfmove;
             self.fullmove += us.index() as u32; // after Black's move

@@ -2,9 +2,9 @@
 //! e.p. file and side to move, XORed together. Keys come from the generated
 //! tables (fixed seed), so they are the same in every build.
 
-use super::{Castling, Position};
+use super::Position;
 use crate::tables::generated as g;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Bitboard, Color, Piece, Square};
 
 /// The key of `color`'s `piece` on `square`.
 #[inline]
@@ -12,11 +12,14 @@ pub(crate) fn piece_key(color: Color, piece: Piece, square: Square) -> u64 {
     g::ZOBRIST_PIECES[color.index() * 6 + piece.index()][square.index()]
 }
 
-/// The combined key of all castling rights.
+/// The combined key of the castling rights of the rooks on `rooks` (back-rank
+/// squares). A key per right, so the key change of a make is the key of the
+/// rights it lost: usually one or two squares, not every right twice.
 #[inline]
-pub(crate) fn castling_key(castling: Castling) -> u64 {
-    castling.iter().fold(0, |key, (color, file)| {
-        key ^ g::ZOBRIST_CASTLING[color.index() * 8 + file.index()]
+pub(crate) fn castling_key(rooks: Bitboard) -> u64 {
+    rooks.into_iter().fold(0, |key, square| {
+        let color = usize::from(square.rank().index() != 0);
+        key ^ g::ZOBRIST_CASTLING[color * 8 + square.file().index()]
     })
 }
 
@@ -40,7 +43,7 @@ impl Position {
                 }
             }
         }
-        key ^= castling_key(self.castling);
+        key ^= castling_key(self.castling.squares());
         if let Some(square) = self.en_passant {
             key ^= en_passant_key(square);
         }
