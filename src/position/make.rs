@@ -26,6 +26,7 @@ pub struct Undo {
     castling: Castling,
     en_passant: Option<Square>,
     halfmove: u32,
+    fullmove: u32,
     key: u64,
 }
 
@@ -106,6 +107,7 @@ impl Position {
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.key,
         }
     }
@@ -194,7 +196,7 @@ impl Position {
             key ^= castling_key(parent.castling.squares() ^ castling.squares());
             self.key = key;
             self.halfmove = halfmove;
-            self.fullmove += us.index() as u32; // after Black's move
+            self.fullmove = parent.fullmove + us.index() as u32; // after Black's move
             debug_assert!(self.is_consistent(), "inconsistent after {mv} in {self:?}");
         }
     }
@@ -248,7 +250,7 @@ impl Position {
                 }
             }
         }
-        self.fullmove -= us.index() as u32;
+        self.fullmove = undo.fullmove;
         self.side = us;
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;
