@@ -12,7 +12,8 @@
 //!
 //! Depths (bulk): start position 6, Kiwipete 5, position 3 7, position 4 6,
 //! position 5 5, position 6 5, about 1.5 billion leaves per engine and
-//! round. `--full` uses one ply less. `--quick` two plies less (a smoke test).
+//! round. `--full` uses one ply less and repeats each run for at least
+//! 0.5 s (`--min-time`). `--quick` two plies less (a smoke test).
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -34,18 +35,22 @@ const DEPTHS: [(&str, u32); 6] = [
 
 const ENGINES: [&str; 4] = ["quince", "cozy-chess", "shakmaty", "chess"];
 
-const USAGE: &str = "usage: versus [--rounds N] [--full] [--quick]
+const USAGE: &str = "usage: versus [--rounds N] [--full] [--quick] [--min-time S]
 
 Runs perft of Quince, cozy-chess, shakmaty and chess on the six standard
 positions, engines alternating, and prints median Mnodes/s as Markdown.
   --rounds N   rounds to run (default 3); the median is reported
-  --full       make every leaf move (one ply shallower)
-  --quick      two plies shallower (a smoke test)";
+  --full       make every leaf move (one ply shallower; each measurement
+               repeats the perft for at least 0.5 s unless --min-time says)
+  --quick      two plies shallower (a smoke test)
+  --min-time S repeat each engine's perft until S seconds have passed and
+               report total nodes / total time (default 0: one run)";
 
 struct Options {
     rounds: usize,
     bulk: bool,
     shallower: u32,
+    min_time: Option<f64>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -53,6 +58,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         rounds: 3,
         bulk: true,
         shallower: 0,
+        min_time: None,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -65,6 +71,16 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     .filter(|&n| n > 0)
                     .ok_or_else(|| format!("--rounds: not a positive number: {value}"))?;
             }
+            "--min-time" => {
+                let value = args.next().ok_or("--min-time needs seconds")?;
+                options.min_time = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&s: &f64| s >= 0.0 && s.is_finite())
+                        .ok_or_else(|| format!("--min-time: not a number of seconds: {value}"))?,
+                );
+            }
             "--full" => options.bulk = false,
             "--quick" => options.shallower = 2,
             "-h" | "--help" => {
@@ -76,27 +92,37 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     if !options.bulk {
         options.shallower = options.shallower.max(1);
+        // Full-make runs one ply shallower last tens of milliseconds, too
+        // short to time on a shared machine: repeat them.
+        options.min_time.get_or_insert(0.5);
     }
     Ok(options)
 }
 
-/// Runs `engine`'s perft on `named` at `depth`; returns nodes per second.
-fn run(engine: &str, named: &Named, depth: u32, bulk: bool) -> f64 {
+/// Runs `engine`'s perft on `named` at `depth`, again and again until
+/// `min_time` seconds have passed (at least once); returns nodes per second.
+fn run(engine: &str, named: &Named, depth: u32, bulk: bool, min_time: f64) -> f64 {
     let start = Instant::now();
-    let nodes = match engine {
-        "quince" => quince::perft::count(&mut quince_board(&named.fen), depth, bulk),
-        "cozy-chess" => cozy_perft(&cozy_board(&named.fen).expect("FEN"), depth, bulk),
-        "shakmaty" => shakmaty_perft(&shakmaty_board(&named.fen).expect("FEN"), depth, bulk),
-        _ => chess_perft(&chess_board(&named.fen).expect("FEN"), depth, bulk),
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    assert_eq!(
-        nodes,
-        named.nodes(depth),
-        "{engine} perft({depth}) of {}",
-        named.name
-    );
-    nodes as f64 / seconds
+    let mut total = 0u64;
+    loop {
+        let nodes = match engine {
+            "quince" => quince::perft::count(&mut quince_board(&named.fen), depth, bulk),
+            "cozy-chess" => cozy_perft(&cozy_board(&named.fen).expect("FEN"), depth, bulk),
+            "shakmaty" => shakmaty_perft(&shakmaty_board(&named.fen).expect("FEN"), depth, bulk),
+            _ => chess_perft(&chess_board(&named.fen).expect("FEN"), depth, bulk),
+        };
+        assert_eq!(
+            nodes,
+            named.nodes(depth),
+            "{engine} perft({depth}) of {}",
+            named.name
+        );
+        total += nodes;
+        if start.elapsed().as_secs_f64() >= min_time {
+            break;
+        }
+    }
+    total as f64 / start.elapsed().as_secs_f64()
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -129,7 +155,13 @@ fn main() {
         eprintln!("round {round}/{}", options.rounds);
         for (p, (named, depth)) in positions.iter().enumerate() {
             for (e, engine) in ENGINES.iter().enumerate() {
-                let rate = run(engine, named, *depth, options.bulk) / 1e6;
+                let rate = run(
+                    engine,
+                    named,
+                    *depth,
+                    options.bulk,
+                    options.min_time.unwrap_or(0.0),
+                ) / 1e6;
                 eprintln!(
                     "  {:<8} d{depth} {engine:<10} {rate:8.1} Mnodes/s",
                     named.name
