@@ -48,12 +48,19 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 
 /// The squares that must be empty for the king on `king` to castle with
 /// the rook on `rook` (same rank): both pieces' paths, their own squares
-/// excluded. A generated table by files, shifted to the pieces' rank, so a
+/// excluded. A generated table (by king square and rook file), so a
 /// position need not carry its castling paths (it is copied per move).
 #[inline]
 pub fn castling_empty(king: Square, rook: Square) -> Bitboard {
-    let rank_one = g::CASTLING_EMPTY[king.file().index()][rook.file().index()];
-    Bitboard(rank_one << (8 * king.rank().index()))
+    Bitboard(g::CASTLING_EMPTY[king.index()][rook.file().index()])
+}
+
+/// The squares the king on `king` crosses and lands on when it castles with
+/// the rook on `rook` (same rank): none of them may be attacked. Generated,
+/// like [`castling_empty`].
+#[inline]
+pub fn castling_king_path(king: Square, rook: Square) -> Bitboard {
+    Bitboard(g::CASTLING_KING_PATH[king.index()][rook.file().index()])
 }
 
 /// The full line through `a` and `b` (edge to edge) if they share one, else empty.
@@ -173,6 +180,16 @@ mod tests {
                         castling_empty(at(king), at(rook)).0,
                         expected,
                         "king file {king}, rook file {rook}, rank {rank}"
+                    );
+                    // The king's path: what it sweeps, its start only if it stays.
+                    let king_path = set_of(|t| {
+                        let (f, r) = coords(t);
+                        r == rank && sweeps(king, king_to, f) && (f != king || king == king_to)
+                    });
+                    assert_eq!(
+                        castling_king_path(at(king), at(rook)).0,
+                        king_path,
+                        "king path, king file {king}, rook file {rook}, rank {rank}"
                     );
                 }
             }

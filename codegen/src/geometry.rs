@@ -119,9 +119,30 @@ pub fn castling_empty(king: usize, rook: usize) -> u64 {
     if king == rook {
         return 0;
     }
-    let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
-    let path = |from: usize, to: usize| between(from, to) | 1 << to;
-    (path(king, king_to) | path(rook, rook_to)) & !(1 << king | 1 << rook)
+    let (king_to, rook_to) = castling_destinations(king, rook);
+    (castling_path(king, king_to) | castling_path(rook, rook_to)) & !(1 << king | 1 << rook)
+}
+
+/// The squares on rank 1 that must not be attacked for a king on file
+/// `king` to castle with the rook on file `rook`: those it crosses and lands
+/// on (its destination alone if it does not move). Zero when the files are
+/// equal.
+pub fn castling_king_path(king: usize, rook: usize) -> u64 {
+    if king == rook {
+        return 0;
+    }
+    castling_path(king, castling_destinations(king, rook).0)
+}
+
+/// King and rook destination files: g and f on the h-side, c and d otherwise.
+fn castling_destinations(king: usize, rook: usize) -> (usize, usize) {
+    if rook > king { (6, 5) } else { (2, 3) }
+}
+
+/// What a castling piece crosses and lands on: its start excluded unless
+/// it does not move.
+fn castling_path(from: usize, to: usize) -> u64 {
+    between(from, to) | 1 << to
 }
 
 /// The whole line through `a` and `b` (edge to edge, both included); empty if
@@ -206,6 +227,10 @@ mod tests {
         // King f1, rook g1 (short): they swap squares, nothing else.
         assert_eq!(castling_empty(5, 6), 0);
         assert_eq!(castling_empty(3, 3), 0);
+        // e1 castling short crosses f1 and lands on g1; a king on c1
+        // castling long does not move: c1 only.
+        assert_eq!(castling_king_path(4, 7), 0x60);
+        assert_eq!(castling_king_path(2, 0), 0x04);
     }
 
     #[test]

@@ -105,7 +105,16 @@ fn geometry_tables() -> TokenStream {
             (0..64).map(|inner: u8| Literal::u8_unsuffixed(rank_attacks_8(file, inner << 1)));
         quote!([#(#items),*])
     });
-    let castling_rows = (0..8).map(|king| array_u64((0..8).map(|rook| castling_empty(king, rook))));
+    // Indexed by the king's square (not file) so a lookup needs no shift.
+    let castling_table = |f: fn(usize, usize) -> u64| {
+        let rows = (0..64).map(move |king: usize| {
+            let (file, rank) = (king % 8, king / 8);
+            array_u64((0..8).map(move |rook| f(file, rook) << (8 * rank)))
+        });
+        quote!([#(#rows),*])
+    };
+    let castling_rows = castling_table(castling_empty);
+    let castling_king_rows = castling_table(castling_king_path);
     quote! {
         #knight
         #king
@@ -121,8 +130,10 @@ fn geometry_tables() -> TokenStream {
         #line
         #[doc = "Rook attacks along one rank, indexed by `[file][(rank occupancy >> 1) & 63]`, as a bit set of files."]
         pub const RANK_ATTACKS: [[u8; 64]; 8] = [#(#rank_rows),*];
-        #[doc = "The squares of rank 1 that must be empty to castle, indexed by `[king file][rook file]`: both paths (crossed and destination squares) without the king's and the rook's own squares; zero when the files are equal."]
-        pub const CASTLING_EMPTY: [[u64; 8]; 8] = [#(#castling_rows),*];
+        #[doc = "The squares that must be empty to castle, indexed by `[king square][rook file]` (rook on the king's rank): both paths (crossed and destination squares) without the king's and the rook's own squares; zero when the files are equal."]
+        pub static CASTLING_EMPTY: [[u64; 8]; 64] = #castling_rows;
+        #[doc = "The squares a castling king crosses and lands on (which must not be attacked), indexed by `[king square][rook file]` like `CASTLING_EMPTY`."]
+        pub static CASTLING_KING_PATH: [[u64; 8]; 64] = #castling_king_rows;
     }
 }
 

@@ -18,9 +18,11 @@
 //! unpinned pawns at once by shifting the whole pawn set (perft's last ply).
 
 use super::{PieceMoves, promotion_rank};
-use crate::position::{CastleSide, Position, castling_path};
+use crate::position::Position;
 use crate::sliders::{bishop_attacks, rook_attacks};
-use crate::tables::{between, castling_empty, king_attacks, knight_attacks, line, pawn_attacks};
+use crate::tables::{
+    between, castling_empty, castling_king_path, king_attacks, knight_attacks, line, pawn_attacks,
+};
 use crate::types::{Bitboard, Color, Piece, Square};
 
 /// What every step needs, computed once per position.
@@ -370,8 +372,7 @@ fn castling_targets(
     let rank_sliders = (pos.colored(them, Piece::Rook) | pos.colored(them, Piece::Queen)) & rank;
     let mut to = Bitboard::EMPTY;
     for rook in candidates {
-        let (king_target, _) = CastleSide::of(cx.king, rook).destinations(cx.king.rank());
-        let king_path = castling_path(cx.king, king_target);
+        let king_path = castling_king_path(cx.king, rook);
         let safe = if rank_sliders.is_empty() {
             (king_path & attacked).is_empty()
         } else {
