@@ -26,7 +26,6 @@ pub struct Undo {
     castling: Castling,
     en_passant: Option<Square>,
     halfmove: u32,
-    fullmove: u32,
     key: u64,
 }
 
@@ -107,7 +106,6 @@ impl Position {
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove: self.halfmove,
-            fullmove: self.fullmove,
             key: self.key,
         }
     }
@@ -196,7 +194,7 @@ impl Position {
             key ^= castling_key(parent.castling.squares() ^ castling.squares());
             self.key = key;
             self.halfmove = halfmove;
-            self.fullmove = parent.fullmove + us.index() as u32; // after Black's move
+            self.fullmove += us.index() as u32; // after Black's move
             debug_assert!(self.is_consistent(), "inconsistent after {mv} in {self:?}");
         }
     }
@@ -250,7 +248,7 @@ impl Position {
                 }
             }
         }
-        self.fullmove = undo.fullmove;
+        self.fullmove -= us.index() as u32;
         self.side = us;
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;
