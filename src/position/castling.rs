@@ -116,12 +116,6 @@ impl Castling {
         self.rooks |= Bitboard::from_square(square);
     }
 
-    /// Whether `color` has any castling right.
-    #[inline]
-    pub fn has_any(self, color: Color) -> bool {
-        self.rooks_of(color).is_nonempty()
-    }
-
     pub fn is_empty(self) -> bool {
         self.rooks.is_empty()
     }
