@@ -13,7 +13,7 @@
 //! because only legal leaves count; that is the price of the scheme.
 
 use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
-use crate::movegen::{MoveList, count_legal, generate};
+use crate::movegen::{MoveList, PieceMoves, count_legal, generate};
 use crate::position::Position;
 use crate::types::{Bitboard, Move, Piece};
 
@@ -111,9 +111,7 @@ impl Strategy for Legal {
             2 if M::COPIES => {
                 let mut nodes = 0;
                 generate(pos, |batch| {
-                    batch.for_each_move(|mv| {
-                        nodes += pos.with_counting_child(mv, batch.piece, count_legal);
-                    });
+                    nodes += sum_over_batch(pos, batch, count_leaves);
                     false
                 });
                 nodes
@@ -135,13 +133,18 @@ impl Strategy for Legal {
             // Leaves with copy-make: make each move straight from the batches.
             1 if M::COPIES => {
                 let mut nodes = 0;
+                // The same split as `sum_over_batch`, written out: through
+                // that helper this loop measured 149.1 instead of 136.5
+                // instructions per node (full-make Kiwipete d4).
                 generate(pos, |batch| {
-                    batch.for_each_move(|mv| {
-                        with_copy(pos, mv, |child| {
-                            std::hint::black_box(child);
-                        });
-                        nodes += 1;
-                    });
+                    if batch.promotes {
+                        batch.for_each_move(|mv| make_leaf(pos, mv));
+                    } else {
+                        for to in batch.to {
+                            make_leaf(pos, Move::new(batch.from, to, None));
+                        }
+                    }
+                    nodes += batch.len() as u64;
                     false
                 });
                 nodes
@@ -166,6 +169,46 @@ impl Strategy for Legal {
         });
         list
     }
+}
+
+/// The sum of `visit` over the moves of a batch made in `pos`.
+///
+/// The common, non-promoting batch calls `visit` (a plain function marked
+/// `inline(always)`) straight from its loop; going through
+/// [`PieceMoves::for_each_move`], whose closure has a second call site for
+/// promotions, left that closure out of line, with a call and six register
+/// saves per leaf. Callgrind, PEXT, bulk, instructions per node: start d5
+/// 18.66 -> 18.25, Kiwipete d4 12.82 -> 12.65, position 3 d6 22.04 ->
+/// 21.56, position 6 d4 11.08 -> 10.90.
+#[inline(always)]
+fn sum_over_batch(
+    pos: &Position,
+    batch: PieceMoves,
+    visit: impl Fn(&Position, Move, Piece) -> u64,
+) -> u64 {
+    let mut sum = 0;
+    if batch.promotes {
+        batch.for_each_move(|mv| sum += visit(pos, mv, batch.piece));
+    } else {
+        for to in batch.to {
+            sum += visit(pos, Move::new(batch.from, to, None), batch.piece);
+        }
+    }
+    sum
+}
+
+/// Bulk perft at a leaf parent: the number of legal moves after `mv`.
+#[inline(always)]
+fn count_leaves(pos: &Position, mv: Move, piece: Piece) -> u64 {
+    pos.with_counting_child(mv, piece, count_legal)
+}
+
+/// A full-make perft leaf: the child is made and dropped.
+#[inline(always)]
+fn make_leaf(pos: &Position, mv: Move) {
+    with_copy(pos, mv, |child| {
+        std::hint::black_box(child);
+    });
 }
 
 /// Whether the side that just moved left its king attacked in `child`.
