@@ -230,11 +230,17 @@ impl Position {
         let them = self.color(by);
         let rooks = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & them;
         let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
+        // A slider lookup only if a slider of `by` stands on one of the
+        // square's lines at all: one table load and an AND, where the lookup
+        // is several (callgrind, bulk perft, position 6 d4: PEXT 10.31 ->
+        // 10.10, `hq` default build d3 18.0 -> 16.4 instructions per node).
         (knight_attacks(square) & self.pieces(Piece::Knight) & them).is_nonempty()
             || (pawn_attacks(by.flip(), square) & self.pieces(Piece::Pawn) & them).is_nonempty()
             || (king_attacks(square) & self.pieces(Piece::King) & them).is_nonempty()
-            || (rook_attacks(square, occupied) & rooks).is_nonempty()
-            || (bishop_attacks(square, occupied) & bishops).is_nonempty()
+            || ((rook_rays(square) & rooks).is_nonempty()
+                && (rook_attacks(square, occupied) & rooks).is_nonempty())
+            || ((bishop_rays(square) & bishops).is_nonempty()
+                && (bishop_attacks(square, occupied) & bishops).is_nonempty())
     }
 
     /// Checkers and pinned pieces for the side to move.
