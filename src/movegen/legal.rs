@@ -180,12 +180,16 @@ fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
     let (west, east) = pawn_captures(us, free_pawns);
     let west = west & cx.enemy & cx.target;
     let east = east & cx.enemy & cx.target;
-    let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
-    let landing = [one, west, east];
-    for set in landing {
-        n += set.len() + 3 * (set & back_rank).len();
+    n += one.len() + west.len() + east.len() + two.len();
+    // Promotions count four moves: three more per landing on the last
+    // rank, looked for only if a pawn is about to promote (callgrind, PEXT,
+    // bulk, instructions per node: position 3 d6 21.09 -> 20.84, position 6
+    // d4 10.10 -> 9.99; position 4, where a pawn is about to promote in
+    // most positions, 11.71 -> 11.84).
+    if (free_pawns & promotion_rank(us)).is_nonempty() {
+        let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
+        n += 3 * ((one & back_rank).len() + (west & back_rank).len() + (east & back_rank).len());
     }
-    n += two.len();
     // Pinned pieces (rare): one at a time along their pin line.
     if cx.pinned.is_nonempty() {
         let last = promotion_rank(us);
