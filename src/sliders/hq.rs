@@ -18,11 +18,14 @@ pub struct Hq;
 #[inline]
 fn line_attacks(square: Square, occupied: u64, mask: u64) -> u64 {
     let bit = 1u64 << square.index();
+    // The byte-swapped square: same file, mirrored rank (index ^ 56), one
+    // shift rather than a swap of `bit`.
+    let swapped_bit = 1u64 << (square.index() ^ 56);
     let o = occupied & mask;
     let forward = o.wrapping_sub(bit.wrapping_mul(2));
     let reverse = o
         .swap_bytes()
-        .wrapping_sub(bit.swap_bytes().wrapping_mul(2))
+        .wrapping_sub(swapped_bit.wrapping_mul(2))
         .swap_bytes();
     (forward ^ reverse) & mask
 }
