@@ -4,9 +4,11 @@
 
 use super::legal::{forward, third_rank};
 use super::{PieceMoves, promotion_rank};
-use crate::position::{CastleSide, Position, castling_path};
+use crate::position::Position;
 use crate::sliders::{bishop_attacks, rook_attacks};
-use crate::tables::{between, king_attacks, knight_attacks, pawn_attacks};
+use crate::tables::{
+    between, castling_empty, castling_king_path, king_attacks, knight_attacks, pawn_attacks,
+};
 use crate::types::{Bitboard, Color, Piece, Square};
 
 /// How much of castling's legality the generator itself checks.
@@ -94,16 +96,12 @@ fn castling_targets(pos: &Position, us: Color, king: Square, check: CastlingChec
     let rights = pos.castling();
     let mut to = Bitboard::EMPTY;
     for rook in rights.rooks_of(us) {
-        let side = CastleSide::of(king, rook);
-        let (king_target, rook_target) = side.destinations(king.rank());
-        let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
-        let king_path = castling_path(king, king_target);
-        let rook_path = castling_path(rook, rook_target);
-        if ((king_path | rook_path) & lifted).is_nonempty() {
+        if (castling_empty(king, rook) & pos.occupied()).is_nonempty() {
             continue;
         }
         if check == CastlingCheck::Attacks {
-            let from_and_path = king_path | Bitboard::from_square(king);
+            let lifted = pos.occupied() ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook);
+            let from_and_path = castling_king_path(king, rook) | Bitboard::from_square(king);
             if from_and_path
                 .into_iter()
                 .any(|sq| pos.is_attacked(sq, us.flip(), lifted))

@@ -1,10 +1,10 @@
-//! Castling: which way a king castles, the squares castling crosses, and the
-//! rights, stored as the squares of the rooks that may still castle.
+//! Castling: which way a king castles and the rights, stored as the squares
+//! of the rooks that may still castle. (The squares castling crosses are
+//! generated tables: `tables::castling_empty`, `tables::castling_king_path`.)
 //! Storing rooks rather than "king side / queen side" flags makes Chess960
 //! the general case and standard chess the special case.
 
 use super::Position;
-use crate::tables::between;
 use crate::types::{Bitboard, Color, File, Piece, Rank, Square};
 
 /// Which way a king castles: towards the h-file or towards the a-file.
@@ -53,15 +53,6 @@ impl CastleSide {
             Square::from_coords(self.rook_target(), rank),
         )
     }
-}
-
-/// The squares a castling king or rook crosses and lands on going from
-/// `from` to `to`: its start excluded unless it does not move (then `to`
-/// itself). The generators' definition of a castling path (the generated
-/// `tables::castling_empty` is the same sweep, computed at build time).
-#[inline]
-pub fn castling_path(from: Square, to: Square) -> Bitboard {
-    between(from, to) | Bitboard::from_square(to)
 }
 
 /// Castling rights, stored as the set of squares of the rooks that may

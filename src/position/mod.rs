@@ -22,7 +22,7 @@ mod fen;
 mod make;
 mod zobrist;
 
-pub use castling::{CastleSide, Castling, castling_path};
+pub use castling::{CastleSide, Castling};
 pub use fen::FenError;
 pub use make::Undo;
 
