@@ -109,6 +109,9 @@ pub fn chess_board(fen: &str) -> Option<chess::Board> {
 /// cozy-chess perft: bulk counts the last ply from the move batches.
 pub fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
     if depth == 0 {
+        // A made leaf is kept observable, as in Quince's full-make
+        // perft, so the optimiser cannot drop the make as dead code.
+        std::hint::black_box(board);
         return 1;
     }
     let mut nodes = 0;
@@ -134,6 +137,9 @@ pub fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
 pub fn shakmaty_perft(pos: &shakmaty::Chess, depth: u32, bulk: bool) -> u64 {
     use shakmaty::Position as _;
     if depth == 0 {
+        // A made leaf is kept observable, as in Quince's full-make
+        // perft, so the optimiser cannot drop the make as dead code.
+        std::hint::black_box(pos);
         return 1;
     }
     let moves = pos.legal_moves();
@@ -153,6 +159,9 @@ pub fn shakmaty_perft(pos: &shakmaty::Chess, depth: u32, bulk: bool) -> u64 {
 /// chess perft (copy-make, its only style).
 pub fn chess_perft(board: &chess::Board, depth: u32, bulk: bool) -> u64 {
     if depth == 0 {
+        // A made leaf is kept observable, as in Quince's full-make
+        // perft, so the optimiser cannot drop the make as dead code.
+        std::hint::black_box(board);
         return 1;
     }
     let moves = chess::MoveGen::new_legal(board);

@@ -14,6 +14,7 @@ pub use legal::generate;
 
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Move, Piece, Square};
+use std::mem::MaybeUninit;
 
 /// One piece's legal moves: its origin and destination set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,16 +117,22 @@ impl Iterator for BatchMoves {
 
 /// A fixed-capacity list of moves: no allocation in the search or perft
 /// loops. 256 exceeds the most legal moves any position has (218).
+///
+/// Slots past `len` stay uninitialised: zeroing 256 moves per list was a
+/// `memset` call per list, and returning the list a `memcpy` of all 256
+/// (together about 125 instructions per list; callgrind, PEXT, full-make
+/// perft start d5: 150.9 -> 147.4 instructions per node; bulk perft, whose
+/// lists are all at interior nodes, unchanged).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; 256],
+    moves: [MaybeUninit<Move>; 256],
     len: usize,
 }
 
 impl Default for MoveList {
     fn default() -> Self {
         MoveList {
-            moves: [Move::NULL; 256],
+            moves: [const { MaybeUninit::uninit() }; 256],
             len: 0,
         }
     }
@@ -141,7 +148,7 @@ impl MoveList {
     #[inline]
     pub fn push(&mut self, mv: Move) {
         if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = mv;
+            slot.write(mv);
             self.len += 1;
         }
     }
@@ -159,12 +166,18 @@ impl MoveList {
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: `push` is the only writer of `len`; it raises `len` by one
+        // right after writing the slot at `len`, and only when that slot
+        // exists. So `len <= 256` and slots `0..len` are initialised `Move`s
+        // (`MaybeUninit<Move>` has `Move`'s layout).
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     /// The moves as a mutable slice (for ordering).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`; the `&mut self` borrow makes the slice
+        // the only access to the list while it lives.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 }
 
@@ -222,6 +235,29 @@ pub(crate) const fn promotion_rank(color: Color) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Square;
+
+    #[test]
+    fn move_list_holds_what_was_pushed_and_ignores_overflow() {
+        let mut list = MoveList::new();
+        assert!(list.is_empty());
+        let all: Vec<Move> = (0..300u32)
+            .map(|i| {
+                let from = Square::new((i % 64) as u8);
+                let to = Square::new(((i / 64 + 1 + i % 64) % 64) as u8);
+                Move::new(from, to, None)
+            })
+            .collect();
+        for &mv in &all {
+            list.push(mv);
+        }
+        assert_eq!(list.len(), 256);
+        assert_eq!(list.as_slice(), &all[..256]);
+        let copy = list.clone();
+        list.as_mut_slice().reverse();
+        assert_eq!(list.first(), all.get(255));
+        assert_eq!(copy.as_slice(), &all[..256]);
+    }
 
     #[test]
     fn batch_iterator_and_loop_agree_and_size_hint_is_exact() {
