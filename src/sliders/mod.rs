@@ -2,7 +2,7 @@
 //!
 //! | backend | feature | idea |
 //! | --- | --- | --- |
-//! | [`Hq`] | `hq` | hyperbola quintessence: `o - 2s` subtraction on a line, byte-swapped for the reverse direction; ranks by lookup |
+//! | [`Hq`] | `hq` | hyperbola quintessence: `o - 2s` subtraction on a line, byte-swapped for the reverse direction; ranks by lookup; a bishop's two diagonals in one SSE register (SSSE3) |
 //! | `Magic` | `magic` | fancy magic bitboards: multiply the relevant occupancy by a magic number, shift, look up |
 //! | `Pext` | `pext` | BMI2 `PEXT` gathers the relevant occupancy bits into a dense index |
 //!
