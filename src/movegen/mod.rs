@@ -153,6 +153,52 @@ impl MoveList {
         }
     }
 
+    /// Appends every move of `batch` (those that fit).
+    ///
+    /// The length is kept in a register for the whole batch: pushed one
+    /// at a time, each store re-read `len` from memory (the compiler cannot
+    /// tell a store into `moves` from one into `len`).
+    #[inline]
+    pub fn push_batch(&mut self, batch: PieceMoves) {
+        if batch.promotes {
+            batch.for_each_move(|mv| self.push(mv));
+            return;
+        }
+        let mut len = self.len;
+        for to in batch.to {
+            if let Some(slot) = self.moves.get_mut(len) {
+                slot.write(Move::new(batch.from, to, None));
+                len += 1;
+            }
+        }
+        self.len = len;
+    }
+
+    /// Appends, for each of `targets`, the move from the square `offset`
+    /// below it (`from = to - offset`, wrapping: `offset` is negative for
+    /// Black), four promotions each if `promotes`: a whole set of pawns
+    /// moving the same way, listed without a batch per pawn.
+    #[inline]
+    pub(crate) fn push_pawn_set(&mut self, targets: Bitboard, offset: u8, promotes: bool) {
+        let from_of = |to: Square| Square::new((to.index() as u8).wrapping_sub(offset));
+        if promotes {
+            for to in targets {
+                for piece in PROMOTIONS {
+                    self.push(Move::new(from_of(to), to, Some(piece)));
+                }
+            }
+            return;
+        }
+        let mut len = self.len;
+        for to in targets {
+            if let Some(slot) = self.moves.get_mut(len) {
+                slot.write(Move::new(from_of(to), to, None));
+                len += 1;
+            }
+        }
+        self.len = len;
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.len
@@ -166,10 +212,12 @@ impl MoveList {
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: `push` is the only writer of `len`; it raises `len` by one
-        // right after writing the slot at `len`, and only when that slot
-        // exists. So `len <= 256` and slots `0..len` are initialised `Move`s
-        // (`MaybeUninit<Move>` has `Move`'s layout).
+        // SAFETY: `push`, `push_batch` and `push_pawn_set` are the only
+        // writers of `len`;
+        // both raise it by one right after writing the slot at the current
+        // length, and only when that slot exists. So `len <= 256` and slots
+        // `0..len` are initialised `Move`s (`MaybeUninit<Move>` has
+        // `Move`'s layout).
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
@@ -196,12 +244,7 @@ impl std::ops::Deref for MoveList {
 /// ```
 pub fn legal_moves(position: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(position, |batch| {
-        for mv in batch.moves() {
-            list.push(mv);
-        }
-        false
-    });
+    legal::fill_list(position, &mut list);
     list
 }
 

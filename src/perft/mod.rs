@@ -14,7 +14,8 @@ pub mod threads;
 pub use stats::{Stats, perft_stats};
 pub use strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
 
-use crate::movegen::{MoveList, generate};
+use crate::movegen::MoveList;
+use crate::movegen::legal::fill_list;
 use crate::position::Position;
 use crate::types::Move;
 
@@ -62,11 +63,6 @@ pub fn divide(pos: &mut Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
 #[inline]
 fn collect(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, |batch| {
-        for mv in batch.moves() {
-            list.push(mv);
-        }
-        false
-    });
+    fill_list(pos, &mut list);
     list
 }

@@ -12,6 +12,7 @@
 //! more pseudo-legal generation, reduced to the union of capture targets),
 //! because only legal leaves count; that is the price of the scheme.
 
+use crate::movegen::legal::fill_list;
 use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
 use crate::movegen::{MoveList, PieceMoves, count_legal, generate};
 use crate::position::Position;
@@ -161,10 +162,7 @@ impl Strategy for Legal {
 
     fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
         let mut list = MoveList::new();
-        generate(pos, |batch| {
-            batch.for_each_move(|mv| list.push(mv));
-            false
-        });
+        fill_list(pos, &mut list);
         list
     }
 }
