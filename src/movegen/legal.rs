@@ -83,7 +83,7 @@ pub fn fill_list(pos: &Position, list: &mut MoveList) {
 }
 
 /// Where [`generate_into`] puts the moves it finds.
-trait Sink {
+pub(crate) trait Sink {
     /// Whether the unpinned pawns go to [`Sink::pawn_set`] as sets rather
     /// than to [`Sink::batch`] one pawn at a time.
     const PAWN_SETS: bool;
@@ -119,9 +119,10 @@ impl Sink for MoveList {
     }
 }
 
-/// The one legal generator behind [`generate`] and [`fill_list`].
+/// The one legal generator behind [`generate`] and [`fill_list`] (and
+/// perft's leaf parents).
 #[inline(always)]
-fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
+pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     let cx = Context::new(pos, pos.side_to_move());
     let emit = |sink: &mut S, piece, from, to: Bitboard, promotes| {
         to.is_nonempty()
@@ -208,14 +209,22 @@ fn pawn_sets<S: Sink>(cx: &Context, free: Bitboard, sink: &mut S) {
             7u8.wrapping_neg(),
         ),
     };
-    let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
-    for (targets, offset) in [
+    let sets = [
         (one & cx.target, one_off),
         (west & cx.enemy & cx.target, west_off),
         (east & cx.enemy & cx.target, east_off),
-    ] {
-        sink.pawn_set(targets & !back_rank, offset, false);
-        sink.pawn_set(targets & back_rank, offset, true);
+    ];
+    // Promotions split off only when a pawn is about to promote (rare).
+    if (free & promotion_rank(cx.us)).is_empty() {
+        for (targets, offset) in sets {
+            sink.pawn_set(targets, offset, false);
+        }
+    } else {
+        let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
+        for (targets, offset) in sets {
+            sink.pawn_set(targets & !back_rank, offset, false);
+            sink.pawn_set(targets & back_rank, offset, true);
+        }
     }
     sink.pawn_set(two, two_off, false);
 }

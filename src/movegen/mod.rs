@@ -68,8 +68,15 @@ impl PieceMoves {
     }
 }
 
+/// The origin of a pawn move to `to` from a set moving by `offset`
+/// (`from = to - offset`, wrapping: see [`MoveList::push_pawn_set`]).
+#[inline(always)]
+pub(crate) fn pawn_origin(to: Square, offset: u8) -> Square {
+    Square::new((to.index() as u8).wrapping_sub(offset))
+}
+
 /// The promotion pieces in the order moves are produced.
-const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
+pub(crate) const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
 
 /// Iterator over a batch's moves ([`PieceMoves::moves`]). Hand-written
 /// rather than a `flat_map` over promotion pieces, so that the common
@@ -180,7 +187,7 @@ impl MoveList {
     /// moving the same way, listed without a batch per pawn.
     #[inline]
     pub(crate) fn push_pawn_set(&mut self, targets: Bitboard, offset: u8, promotes: bool) {
-        let from_of = |to: Square| Square::new((to.index() as u8).wrapping_sub(offset));
+        let from_of = |to| pawn_origin(to, offset);
         if promotes {
             for to in targets {
                 for piece in PROMOTIONS {

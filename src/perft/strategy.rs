@@ -12,11 +12,12 @@
 //! more pseudo-legal generation, reduced to the union of capture targets),
 //! because only legal leaves count; that is the price of the scheme.
 
-use crate::movegen::legal::fill_list;
+use crate::movegen::legal::{Sink, fill_list, generate_into};
 use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
-use crate::movegen::{MoveList, PieceMoves, count_legal, generate};
+use crate::movegen::{MoveList, PieceMoves, count_legal};
+use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
-use crate::types::{Bitboard, Move, Piece};
+use crate::types::{Bitboard, Move, Piece, Square};
 
 /// Make/unmake or copy-make: how a child position is visited.
 pub trait MakeStyle {
@@ -110,12 +111,9 @@ impl Strategy for Legal {
             // The child is made for counting only (bitboards and state, no
             // key or board array: `Position::with_counting_child`).
             2 if M::COPIES => {
-                let mut nodes = 0;
-                generate(pos, |batch| {
-                    nodes += sum_over_batch(pos, batch, count_leaves);
-                    false
-                });
-                nodes
+                let mut counter = LeafCounter { pos, nodes: 0 };
+                generate_into(pos, &mut counter);
+                counter.nodes
             }
             _ => {
                 let moves = Self::legal_moves::<M>(pos);
@@ -196,6 +194,46 @@ fn sum_over_batch(
         }
     }
     sum
+}
+
+/// Bulk perft at a leaf parent, as the generator's [`Sink`]: every move is
+/// made for counting and its legal replies counted. Unpinned pawns come as
+/// sets, as in move lists ([`fill_list`]), not a batch per pawn.
+struct LeafCounter<'a> {
+    pos: &'a Position,
+    nodes: u64,
+}
+
+impl Sink for LeafCounter<'_> {
+    const PAWN_SETS: bool = true;
+
+    #[inline(always)]
+    fn batch(&mut self, batch: PieceMoves) -> bool {
+        self.nodes += sum_over_batch(self.pos, batch, count_leaves);
+        false
+    }
+
+    #[inline(always)]
+    fn pawn_set(&mut self, targets: Bitboard, offset: u8, promotes: bool) {
+        for to in targets {
+            let from = pawn_origin(to, offset);
+            if promotes {
+                self.nodes += count_promotions(self.pos, from, to);
+            } else {
+                let mv = Move::new(from, to, None);
+                self.nodes += count_leaves(self.pos, mv, Piece::Pawn);
+            }
+        }
+    }
+}
+
+/// [`count_leaves`] summed over the four promotions from `from` to `to`.
+#[inline(never)]
+fn count_promotions(pos: &Position, from: Square, to: Square) -> u64 {
+    PROMOTIONS
+        .into_iter()
+        .map(|piece| count_leaves(pos, Move::new(from, to, Some(piece)), Piece::Pawn))
+        .sum()
 }
 
 /// Bulk perft at a leaf parent: the number of legal moves after `mv`.
