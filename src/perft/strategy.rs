@@ -107,7 +107,9 @@ impl Strategy for Legal {
             // The parent of the leaves, with copy-make: make each move straight
             // from the generator's batches, so no move list is built and
             // nothing is unmade (27.0 vs 29.5 instructions per node, start
-            // position, PEXT).
+            // position, PEXT), and the unpinned pawns' moves straight from
+            // their sets (`LeafCounter`: start d5 17.40 -> 16.00, and fewer
+            // mispredicted branches in cachegrind's model, 260 k -> 108 k).
             // The child is made for counting only (bitboards and state, no
             // key or board array: `Position::with_counting_child`).
             2 if M::COPIES => {
