@@ -2,7 +2,8 @@
 //! 11's depths, side by side in one process: every round runs each engine
 //! once per position, engines alternating, so a slow spell on a shared
 //! machine hits all of them alike. Prints a Markdown table of median
-//! Mnodes/s and Quince's ratio to the best peer.
+//! Mnodes/s and Quince's ratio to the best peer, then the same ratio from
+//! the fastest rounds and as a median of per-round ratios.
 //!
 //! ```sh
 //! RUSTFLAGS='-C target-cpu=x86-64-v3' cargo run --release --no-default-features \
@@ -197,6 +198,35 @@ fn main() {
             medians[3],
             medians[0] / best_peer,
             medians[0] / medians[1]
+        );
+    }
+    print_paired(&positions, &rates);
+}
+
+/// Two steadier views of Quince's ratio to the best peer on a shared
+/// machine, whose slow spells only ever slow a run down: the fastest round
+/// of each engine against each other, and the median over rounds of the
+/// ratio within the round (the engines of one round ran seconds apart).
+fn print_paired(positions: &[(Named, u32)], rates: &[Vec<Vec<f64>>]) {
+    println!("\nQuince / best peer, two more ways:\n");
+    println!("| position | fastest round against fastest round | median of per-round ratios |");
+    println!("| --- | ---: | ---: |");
+    for (p, (named, _)) in positions.iter().enumerate() {
+        let fastest = |e: usize| rates[p][e].iter().copied().fold(0.0, f64::max);
+        let best_peer = (1..ENGINES.len()).map(fastest).fold(0.0, f64::max);
+        let mut per_round: Vec<f64> = (0..rates[p][0].len())
+            .map(|r| {
+                let peer = (1..ENGINES.len())
+                    .map(|e| rates[p][e][r])
+                    .fold(0.0, f64::max);
+                rates[p][0][r] / peer
+            })
+            .collect();
+        println!(
+            "| {} | {:.2}x | {:.2}x |",
+            named.name,
+            fastest(0) / best_peer,
+            median(&mut per_round)
         );
     }
 }
