@@ -13,9 +13,12 @@
 //! 6. Castling: rights present, squares empty, king path not attacked, with
 //!    the castling rook lifted off the board (Chess960 corner cases).
 //!
-//! Two entry points share these steps: [`generate`] hands out one batch per
-//! piece (for move lists), and [`count`] only adds popcounts, moving all
-//! unpinned pawns at once by shifting the whole pawn set (perft's last ply).
+//! Three entry points share these steps: [`generate`] hands out one batch
+//! per piece, [`fill_list`] fills a move list (the same batches, but the
+//! unpinned pawns a set per direction), and [`count`] only adds popcounts,
+//! moving all unpinned pawns at once by shifting the whole pawn set
+//! (perft's last ply). The first two are one generator, `generate_into`,
+//! parameterised by where the moves go.
 
 use super::{MoveList, PieceMoves, promotion_rank};
 use crate::position::Position;
