@@ -195,13 +195,40 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     emit(sink, Piece::King, cx.king, castles, false)
 }
 
+/// Where a set of unpinned pawns may legally go, one set per direction (no
+/// e.p.); each target stands for one move (four on the back rank).
+struct PawnTargets {
+    one: Bitboard,
+    two: Bitboard,
+    west: Bitboard,
+    east: Bitboard,
+}
+
+/// The [`PawnTargets`] of the unpinned pawns `free` of `us` (the side to
+/// move, passed so that [`count`]'s constant colour folds the branches).
+#[inline(always)]
+fn pawn_targets(cx: &Context, us: Color, free: Bitboard) -> PawnTargets {
+    let empty = !cx.occupied;
+    let one = forward(us, free) & empty;
+    let two = forward(us, one & third_rank(us)) & empty & cx.target;
+    let (west, east) = pawn_captures(us, free);
+    PawnTargets {
+        one: one & cx.target,
+        two,
+        west: west & cx.enemy & cx.target,
+        east: east & cx.enemy & cx.target,
+    }
+}
+
 /// The moves of the unpinned pawns `free`, a set per direction (no e.p.).
 #[inline(always)]
 fn pawn_sets<S: Sink>(cx: &Context, free: Bitboard, sink: &mut S) {
-    let empty = !cx.occupied;
-    let one = forward(cx.us, free) & empty;
-    let two = forward(cx.us, one & third_rank(cx.us)) & empty & cx.target;
-    let (west, east) = pawn_captures(cx.us, free);
+    let PawnTargets {
+        one,
+        two,
+        west,
+        east,
+    } = pawn_targets(cx, cx.us, free);
     // `from = to - offset`, as a wrapping byte for Black's downward moves.
     let (one_off, two_off, west_off, east_off) = match cx.us {
         Color::White => (8u8, 16u8, 7u8, 9u8),
@@ -212,11 +239,7 @@ fn pawn_sets<S: Sink>(cx: &Context, free: Bitboard, sink: &mut S) {
             7u8.wrapping_neg(),
         ),
     };
-    let sets = [
-        (one & cx.target, one_off),
-        (west & cx.enemy & cx.target, west_off),
-        (east & cx.enemy & cx.target, east_off),
-    ];
+    let sets = [(one, one_off), (west, west_off), (east, east_off)];
     // Promotions split off only when a pawn is about to promote (rare).
     if (free & promotion_rank(cx.us)).is_empty() {
         for (targets, offset) in sets {
@@ -272,12 +295,12 @@ fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
     let pawns = pos.colored(us, Piece::Pawn);
     let free_pawns = pawns & free;
     let empty = !cx.occupied;
-    let one = forward(us, free_pawns) & empty;
-    let two = forward(us, one & third_rank(us)) & empty & cx.target;
-    let one = one & cx.target;
-    let (west, east) = pawn_captures(us, free_pawns);
-    let west = west & cx.enemy & cx.target;
-    let east = east & cx.enemy & cx.target;
+    let PawnTargets {
+        one,
+        two,
+        west,
+        east,
+    } = pawn_targets(&cx, us, free_pawns);
     n += one.len() + west.len() + east.len() + two.len();
     // Promotions count four moves: three more per landing on the last
     // rank, looked for only if a pawn is about to promote (callgrind, PEXT,

@@ -185,6 +185,11 @@ impl MoveList {
     /// below it (`from = to - offset`, wrapping: `offset` is negative for
     /// Black), four promotions each if `promotes`: a whole set of pawns
     /// moving the same way, listed without a batch per pawn.
+    ///
+    /// Its plain-move loop is `push_batch`'s with another origin. Both as
+    /// one helper taking the origin as a closure measured worse (callgrind,
+    /// PEXT, full-make perft start d5 136.7 -> 137.5 with `push_batch`'s
+    /// promotions kept apart, 138.6 with them shared too).
     #[inline]
     pub(crate) fn push_pawn_set(&mut self, targets: Bitboard, offset: u8, promotes: bool) {
         let from_of = |to| pawn_origin(to, offset);
@@ -220,11 +225,10 @@ impl MoveList {
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         // SAFETY: `push`, `push_batch` and `push_pawn_set` are the only
-        // writers of `len`;
-        // both raise it by one right after writing the slot at the current
-        // length, and only when that slot exists. So `len <= 256` and slots
-        // `0..len` are initialised `Move`s (`MaybeUninit<Move>` has
-        // `Move`'s layout).
+        // writers of `len`; each raises it by one right after writing the
+        // slot at the current length, and only when that slot exists. So
+        // `len <= 256` and slots `0..len` are initialised `Move`s
+        // (`MaybeUninit<Move>` has `Move`'s layout).
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
