@@ -3,7 +3,9 @@
 //! once per position, engines alternating, so a slow spell on a shared
 //! machine hits all of them alike. Prints a Markdown table of median
 //! Mnodes/s and Quince's ratio to the best peer, then the same ratio from
-//! the fastest rounds and as a median of per-round ratios.
+//! the fastest rounds and as a median of per-round ratios. The header
+//! names the host CPU: the ratios differ between CPU generations (see
+//! `reports/speed-2026-11-23-evening.md`).
 //!
 //! ```sh
 //! RUSTFLAGS='-C target-cpu=x86-64-v3' cargo run --release --no-default-features \
@@ -131,6 +133,28 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
+/// The CPU this runs on, from `/proc/cpuinfo` (model name, family and
+/// model number: AMD names Zen 3 and Zen 4 EPYCs alike, and the ratios
+/// between engines differ between the two), or "unknown".
+fn host_cpu() -> String {
+    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return "unknown".to_string();
+    };
+    let field = |key: &str| {
+        info.lines()
+            .find(|line| line.split(':').next().map(str::trim) == Some(key))
+            .and_then(|line| line.split_once(':'))
+            .map(|(_, value)| value.trim().to_string())
+    };
+    match (field("model name"), field("cpu family"), field("model")) {
+        (Some(name), Some(family), Some(model)) => {
+            format!("{name} (family {family}, model {model})")
+        }
+        (Some(name), _, _) => name,
+        _ => "unknown".to_string(),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match parse(&args) {
@@ -178,10 +202,11 @@ fn main() {
         );
     }
     println!(
-        "Perft ({kind}), median Mnodes/s over {} alternating rounds, slider backend `{}`\n",
+        "Perft ({kind}), median Mnodes/s over {} alternating rounds, slider backend `{}`",
         options.rounds,
         quince::sliders::ACTIVE
     );
+    println!("Host CPU: {}\n", host_cpu());
     println!(
         "| position | depth | quince | cozy-chess | shakmaty | chess | quince / best peer | quince / cozy-chess |"
     );
