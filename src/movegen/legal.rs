@@ -269,28 +269,23 @@ pub fn count(pos: &Position) -> u64 {
 }
 
 /// [`count`] for the side to move given as a constant (`WHITE`).
+///
+/// The order of the parts is measured, not logical: pawns, pinned pieces,
+/// sliders, knights, e.p., and the king last (it was first). The counter
+/// keeps more values live than there are registers, and the order decides
+/// what spills; this one took 2-6 % off bulk perft on all six standard
+/// positions with PEXT (callgrind, start d5 15.99 -> 15.11 instructions
+/// per node, position 6 d4 9.86 -> 9.64; `reports/`), where other orders
+/// tried were between the two.
 #[inline(always)]
 fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
     let us = if WHITE { Color::White } else { Color::Black };
     let cx = Context::new(pos, us);
-    let (king_steps, castles) = king_moves(pos, &cx);
-    let mut n = king_steps.len() + castles.len();
     if cx.checkers.has_several() {
-        return n as u64;
+        return king_moves(pos, &cx).0.len() as u64;
     }
+    let mut n = 0;
     let free = !cx.pinned;
-    for from in pos.colored(us, Piece::Knight) & free {
-        n += (knight_attacks(from) & cx.target).len();
-    }
-    let queens = pos.colored(us, Piece::Queen);
-    let diagonal = pos.colored(us, Piece::Bishop) | queens;
-    let orthogonal = pos.colored(us, Piece::Rook) | queens;
-    for from in diagonal & free {
-        n += (bishop_attacks(from, cx.occupied) & cx.target).len();
-    }
-    for from in orthogonal & free {
-        n += (rook_attacks(from, cx.occupied) & cx.target).len();
-    }
     // Unpinned pawns move as one set: shift, mask, popcount.
     let pawns = pos.colored(us, Piece::Pawn);
     let free_pawns = pawns & free;
@@ -311,6 +306,9 @@ fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
         let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
         n += 3 * ((one & back_rank).len() + (west & back_rank).len() + (east & back_rank).len());
     }
+    let queens = pos.colored(us, Piece::Queen);
+    let diagonal = pos.colored(us, Piece::Bishop) | queens;
+    let orthogonal = pos.colored(us, Piece::Rook) | queens;
     // Pinned pieces (rare): one at a time along their pin line.
     if cx.pinned.is_nonempty() {
         let last = promotion_rank(us);
@@ -336,8 +334,18 @@ fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
             };
         }
     }
+    for from in diagonal & free {
+        n += (bishop_attacks(from, cx.occupied) & cx.target).len();
+    }
+    for from in orthogonal & free {
+        n += (rook_attacks(from, cx.occupied) & cx.target).len();
+    }
+    for from in pos.colored(us, Piece::Knight) & free {
+        n += (knight_attacks(from) & cx.target).len();
+    }
     n += en_passant_capturers(pos, &cx).len();
-    n as u64
+    let (king_steps, castles) = king_moves(pos, &cx);
+    (n + king_steps.len() + castles.len()) as u64
 }
 
 /// All squares when `from` is not pinned, else its pin line.
@@ -501,7 +509,8 @@ fn castling_targets(
         let safe = if rank_sliders.is_empty() {
             (king_path & attacked).is_empty()
         } else {
-            king_path_is_safe(pos, cx, king_path, rook)
+            let lifted = cx.occupied ^ Bitboard::from_square(cx.king) ^ Bitboard::from_square(rook);
+            king_path_is_safe(pos, cx.us.flip(), king_path, lifted)
         };
         if safe {
             to |= Bitboard::from_square(rook);
@@ -510,12 +519,17 @@ fn castling_targets(
     to
 }
 
-/// The exact castling test: no square of `king_path` is attacked with the
-/// king and the castling rook lifted off the board.
+/// The exact castling test: no square of `king_path` is attacked by
+/// `them` with `lifted` as the occupancy (the king and the castling rook
+/// lifted off the board).
+///
+/// Out of line because it is rare, and given plain values rather than the
+/// generator's `Context`: a reference made every caller store the whole
+/// context to memory first, castling or not (with the counter's order
+/// above: PEXT, full-make start d5 136.7 -> 135.6 instructions per node).
 #[inline(never)]
-fn king_path_is_safe(pos: &Position, cx: &Context, king_path: Bitboard, rook: Square) -> bool {
-    let lifted = cx.occupied ^ Bitboard::from_square(cx.king) ^ Bitboard::from_square(rook);
+fn king_path_is_safe(pos: &Position, them: Color, king_path: Bitboard, lifted: Bitboard) -> bool {
     !king_path
         .into_iter()
-        .any(|sq| pos.is_attacked(sq, cx.us.flip(), lifted))
+        .any(|sq| pos.is_attacked(sq, them, lifted))
 }
