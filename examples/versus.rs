@@ -141,10 +141,10 @@ fn host_cpu() -> String {
         return "unknown".to_string();
     };
     let field = |key: &str| {
-        info.lines()
-            .find(|line| line.split(':').next().map(str::trim) == Some(key))
-            .and_then(|line| line.split_once(':'))
-            .map(|(_, value)| value.trim().to_string())
+        info.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            (name.trim() == key).then(|| value.trim().to_string())
+        })
     };
     match (field("model name"), field("cpu family"), field("model")) {
         (Some(name), Some(family), Some(model)) => {
