@@ -142,7 +142,17 @@ fn zobrist_tables() -> TokenStream {
     let mut rng = SplitMix64(ZOBRIST_SEED);
     let pieces = (0..12).map(|_| array_u64((0..64).map(|_| rng.next_u64())).clone());
     let pieces: Vec<_> = pieces.collect();
-    let castling = array_u64((0..16).map(|_| rng.next_u64()));
+    let castling_keys: Vec<u64> = (0..16).map(|_| rng.next_u64()).collect();
+    let castling = array_u64(castling_keys.iter().copied());
+    // Every set of rights on one back rank, keyed by the rank's byte of the
+    // rights bitboard: the XOR of the keys of its rooks.
+    let castling_sets = (0..2).map(|color| {
+        array_u64((0..256usize).map(|set| {
+            (0..8)
+                .filter(|file| set >> file & 1 == 1)
+                .fold(0, |key, file| key ^ castling_keys[color * 8 + file])
+        }))
+    });
     let en_passant = array_u64((0..8).map(|_| rng.next_u64()));
     let side = hex(rng.next_u64());
     quote! {
@@ -150,6 +160,8 @@ fn zobrist_tables() -> TokenStream {
         pub static ZOBRIST_PIECES: [[u64; 64]; 12] = [#(#pieces),*];
         #[doc = "Zobrist keys per castling rook, indexed by `color * 8 + rook file`."]
         pub const ZOBRIST_CASTLING: [u64; 16] = #castling;
+        #[doc = "The combined castling key of every set of rights on one back rank, indexed by `[color][rank byte of the rights bitboard]`."]
+        pub static ZOBRIST_CASTLING_SETS: [[u64; 256]; 2] = [#(#castling_sets),*];
         #[doc = "Zobrist keys per e.p. file (hashed only when a capture there is possible)."]
         pub const ZOBRIST_EN_PASSANT: [u64; 8] = #en_passant;
         #[doc = "Zobrist key XORed in when Black is to move."]
