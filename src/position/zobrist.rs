@@ -22,6 +22,9 @@ pub(crate) fn piece_key(color: Color, piece: Piece, square: Square) -> u64 {
 /// (`reports/speed-2026-11-23-intel.md`).
 #[inline]
 pub(crate) fn castling_key(rooks: Bitboard) -> u64 {
+    // The table sees only the two back-rank bytes; a right anywhere else
+    // would be silently left out of the key.
+    debug_assert!((rooks & !(Bitboard::RANK_1 | Bitboard::RANK_8)).is_empty());
     let white = (rooks.0 & 0xff) as usize;
     let black = (rooks.0 >> 56) as usize;
     g::ZOBRIST_CASTLING_SETS[0][white] ^ g::ZOBRIST_CASTLING_SETS[1][black]
