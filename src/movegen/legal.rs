@@ -154,16 +154,33 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
             return true;
         }
     }
+    // Queens move in both slider loops. The batch's piece comes from the
+    // queen set, not a board read, so the compiler knows it is a slider:
+    // bulk perft's make for each move of the batch (inlined here) loses
+    // its pawn and king branches, 53 -> 37 instructions per child on
+    // position 6 (callgrind, PEXT, bulk, instructions per node: position 3
+    // d6 19.53 -> 18.86, position 6 d4 9.48 -> 9.23; full make unchanged,
+    // a move list does not store the piece). A queen loop of its own with
+    // both lookups, the piece a constant, measured about the same in bulk
+    // but 1-2 % more instructions in full make.
     let queens = pos.colored(cx.us, Piece::Queen);
     for from in pos.colored(cx.us, Piece::Bishop) | queens {
-        let piece = pos.piece_on(from).unwrap_or(Piece::Bishop);
+        let piece = if queens.contains(from) {
+            Piece::Queen
+        } else {
+            Piece::Bishop
+        };
         let to = pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & cx.target;
         if emit(sink, piece, from, to, false) {
             return true;
         }
     }
     for from in pos.colored(cx.us, Piece::Rook) | queens {
-        let piece = pos.piece_on(from).unwrap_or(Piece::Rook);
+        let piece = if queens.contains(from) {
+            Piece::Queen
+        } else {
+            Piece::Rook
+        };
         let to = pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & cx.target;
         if emit(sink, piece, from, to, false) {
             return true;

@@ -167,32 +167,34 @@ impl Strategy for Legal {
     }
 }
 
-/// The sum of `visit` over the moves of a batch made in `pos`.
+/// The number of leaves below the moves of a batch made in `pos`.
 ///
-/// The common, non-promoting batch calls `visit` (a plain function marked
-/// `inline(always)`) straight from its loop; going through
-/// [`PieceMoves::for_each_move`], whose closure has a second call site for
-/// promotions, left that closure out of line, with a call and six register
-/// saves per leaf. Callgrind, PEXT, bulk, instructions per node: start d5
-/// 18.66 -> 18.25, Kiwipete d4 12.82 -> 12.65, position 3 d6 22.04 ->
-/// 21.56, position 6 d4 11.08 -> 10.90. (Listing the moves first, as
-/// the full-make leaves do, measured worse for counting: start d5 17.41 ->
-/// 17.67, position 3 d6 20.84 -> 22.40.) The `visit` parameter, though
-/// there is one caller, is measured too: the same loop calling
-/// [`count_leaves`] by name, or a closure, gave 17.63 instead of 17.41 at
-/// start d5.
+/// The common, non-promoting batch calls [`count_leaves`] straight from
+/// its loop; going through [`PieceMoves::for_each_move`], whose closure has
+/// a second call site for promotions, left that closure out of line, with
+/// a call and six register saves per leaf. Callgrind, PEXT, bulk,
+/// instructions per node: start d5 18.66 -> 18.25, Kiwipete d4 12.82 ->
+/// 12.65, position 3 d6 22.04 -> 21.56, position 6 d4 11.08 -> 10.90.
+/// (Listing the moves first, as the full-make leaves do, measured worse
+/// for counting: start d5 17.41 -> 17.67, position 3 d6 20.84 -> 22.40.)
+///
+/// [`count_leaves`] is called by name. It was once passed in as a `visit`
+/// parameter, which then measured better (17.41 against 17.63 at start
+/// d5), but with later changes and rustc 1.95 that parameter's `Fn::call`
+/// shim stayed out of line with the child's make inside it, a second call
+/// per leaf: by name, the make is inlined into the batch loop and only the
+/// counter is called. Instructions per node, start d5 / Kiwipete d4 /
+/// position 3 d6 / position 4 d4 / position 5 d4 / position 6 d4: 15.85 /
+/// 11.73 / 20.50 / 11.59 / 12.79 / 9.72 -> 15.82 / 11.47 / 19.53 / 11.37 /
+/// 12.49 / 9.48 (`reports/`).
 #[inline(always)]
-fn sum_over_batch(
-    pos: &Position,
-    batch: PieceMoves,
-    visit: impl Fn(&Position, Move, Piece) -> u64,
-) -> u64 {
+fn sum_over_batch(pos: &Position, batch: PieceMoves) -> u64 {
     let mut sum = 0;
     if batch.promotes {
-        batch.for_each_move(|mv| sum += visit(pos, mv, batch.piece));
+        batch.for_each_move(|mv| sum += count_leaves(pos, mv, batch.piece));
     } else {
         for to in batch.to {
-            sum += visit(pos, Move::new(batch.from, to, None), batch.piece);
+            sum += count_leaves(pos, Move::new(batch.from, to, None), batch.piece);
         }
     }
     sum
@@ -211,7 +213,7 @@ impl Sink for LeafCounter<'_> {
 
     #[inline(always)]
     fn batch(&mut self, batch: PieceMoves) -> bool {
-        self.nodes += sum_over_batch(self.pos, batch, count_leaves);
+        self.nodes += sum_over_batch(self.pos, batch);
         false
     }
 
