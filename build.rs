@@ -1,19 +1,107 @@
 //! Generates Quince's lookup tables as Rust source in `OUT_DIR/tables.rs`
-//! (see `codegen/`). Magic numbers are verified here, never searched for.
+//! (see `codegen/`), and picks the sliding-attack backend.
+//!
+//! Magic numbers are verified here, never searched for.
+//!
+//! **Backend selection** (the one place it is decided): every backend is a
+//! Cargo feature named like the backend. `hq` is the default and yields to
+//! any other backend feature, so `--features pext` works with or without
+//! `--no-default-features`. Two non-default backend features at once is an
+//! error (`compile_error!` naming both). The feature `all-sliders` compiles
+//! every backend (PEXT only on a BMI2 target, the AVX2 path of `simd-fill`
+//! only on an AVX2 target) so benches can compare them in one binary,
+//! without changing which one move generation uses.
+//!
+//! The script tells the crate what it decided through two `cfg`s:
+//! `quince_slider = "<name>"` (the active backend) and one
+//! `quince_compiled = "<name>"` per backend whose module is compiled.
 
 use std::{env, fs, path::PathBuf};
 
+/// Every backend feature, in the order of `quince::sliders::TECHNIQUES`.
+const BACKENDS: [&str; 13] = [
+    "hq",
+    "magic",
+    "pext",
+    "classical",
+    "obstruction",
+    "kindergarten",
+    "plain-magic",
+    "black-magic",
+    "kogge-stone",
+    "dumb7",
+    "simd-fill",
+    "rotated",
+    "hq-bitrev",
+];
+
+fn feature(name: &str) -> bool {
+    let var = format!("CARGO_FEATURE_{}", name.to_uppercase().replace('-', "_"));
+    env::var_os(var).is_some()
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=codegen/src");
+    println!("cargo::rerun-if-changed=build.rs");
+    let values = BACKENDS.map(|b| format!("\"{b}\"")).join(", ");
+    println!("cargo::rustc-check-cfg=cfg(quince_slider, values({values}))");
+    println!("cargo::rustc-check-cfg=cfg(quince_compiled, values({values}))");
+
+    // Which backend move generation uses.
+    let chosen: Vec<&str> = BACKENDS[1..]
+        .iter()
+        .copied()
+        .filter(|b| feature(b))
+        .collect();
+    let active = chosen.first().copied().unwrap_or("hq");
+    let conflict = (chosen.len() > 1).then(|| {
+        format!(
+            "features `{}` and `{}` both select a sliding-attack backend: enable exactly one \
+             (`hq` is the default and yields to any other), e.g. \
+             `cargo build --release --features {}`",
+            chosen[0], chosen[1], chosen[0]
+        )
+    });
+    println!("cargo::rustc-cfg=quince_slider=\"{active}\"");
+
+    // Which backends are compiled: the active one, `hq` (the reference and
+    // the default), and with `all-sliders` every one this target can run.
+    let target_features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let bmi2 = target_features.split(',').any(|f| f == "bmi2");
+    let all = feature("all-sliders");
+    let compiled: Vec<&str> = BACKENDS
+        .iter()
+        .copied()
+        .filter(|&b| b == active || b == "hq" || (all && (b != "pext" || bmi2)))
+        .collect();
+    for b in &compiled {
+        println!("cargo::rustc-cfg=quince_compiled=\"{b}\"");
+    }
+
+    let has = |b: &str| compiled.contains(&b);
     let options = codegen::Options {
-        magic: env::var_os("CARGO_FEATURE_MAGIC").is_some(),
-        pext: env::var_os("CARGO_FEATURE_PEXT").is_some(),
+        magic: has("magic"),
+        pext: has("pext"),
+        plain_magic: has("plain-magic"),
+        black_magic: has("black-magic"),
     };
-    if options.magic
+    if (options.magic || options.plain_magic)
         && let Err(message) = codegen::magics::verify()
     {
         panic!("{message}");
     }
-    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("tables.rs");
-    fs::write(&out, codegen::emit(options)).expect("OUT_DIR is writable");
+    if options.black_magic
+        && let Err(message) = codegen::black_magics::verify()
+    {
+        panic!("{message}");
+    }
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    fs::write(out.join("tables.rs"), codegen::emit(options)).expect("OUT_DIR is writable");
+    // The selection's verdict, `include!`d by `sliders/mod.rs`: empty, or a
+    // `compile_error!` that names the conflicting features.
+    let verdict = match conflict {
+        Some(message) => format!("compile_error!({message:?});\n"),
+        None => String::new(),
+    };
+    fs::write(out.join("slider_selection.rs"), verdict).expect("OUT_DIR is writable");
 }

@@ -1,53 +1,109 @@
-//! Sliding attacks alone, every compiled backend side by side: `Hq` always,
-//! `Magic` with `--features magic`, `Pext` with `--features pext` (and
-//! `RUSTFLAGS='-C target-feature=+bmi2'`). Inputs: every square on the
-//! occupancy of every position of the varied set (throughput = lookups,
-//! one rook and one bishop attack set each).
+//! Sliding attacks alone, every compiled backend side by side in one run.
+//!
+//! `cargo bench --features all-sliders --bench sliders` compiles every
+//! backend this target can run (PEXT and the AVX2 path of `simd-fill` need
+//! `RUSTFLAGS='-C target-cpu=x86-64-v3'`); without `all-sliders` only `hq`
+//! and the selected backend are measured.
+//!
+//! Inputs are *real* lookups: every rook, bishop and queen of every
+//! position of the varied set and of the positions one legal move after
+//! them, with that position's occupancy (a queen asks for both). So the
+//! squares and occupancies are the ones move generation asks about, not a
+//! uniform sweep. Throughput counts lookups (one rook or bishop attack set
+//! each).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use quince::sliders::{Hq, Slider};
-use quince::{Bitboard, Square};
+use quince::{Bitboard, Color, Piece, Position, Square};
 
 mod common;
 mod flame;
 
-fn attacks<S: Slider>(inputs: &[(Square, Bitboard)]) -> u64 {
-    inputs.iter().fold(0u64, |acc, &(square, occupied)| {
-        acc.wrapping_add((S::rook(square, occupied) ^ S::bishop(square, occupied)).0)
+/// One lookup: rook (`true`) or bishop, from a square on an occupancy.
+type Lookup = (bool, Square, Bitboard);
+
+fn lookups_of(position: &Position, out: &mut Vec<Lookup>) {
+    let occupied = position.occupied();
+    for color in [Color::White, Color::Black] {
+        for (piece, rook, bishop) in [
+            (Piece::Rook, true, false),
+            (Piece::Bishop, false, true),
+            (Piece::Queen, true, true),
+        ] {
+            for square in position.colored(color, piece) {
+                if rook {
+                    out.push((true, square, occupied));
+                }
+                if bishop {
+                    out.push((false, square, occupied));
+                }
+            }
+        }
+    }
+}
+
+/// The varied set's lookups and those one move later.
+fn real_lookups() -> Vec<Lookup> {
+    let mut out = Vec::new();
+    for fen in common::varied_fens() {
+        let position = common::quince_board(&fen);
+        lookups_of(&position, &mut out);
+        for &mv in quince::movegen::legal_moves(&position).as_slice() {
+            lookups_of(&position.play(mv), &mut out);
+        }
+    }
+    out
+}
+
+fn attacks<S: Slider>(inputs: &[Lookup]) -> u64 {
+    inputs.iter().fold(0u64, |acc, &(rook, square, occupied)| {
+        let attacks = if rook {
+            S::rook(square, occupied)
+        } else {
+            S::bishop(square, occupied)
+        };
+        acc.wrapping_add(attacks.0)
     })
 }
 
+/// Benches every backend named whose module is compiled.
+macro_rules! bench_compiled {
+    ($group:ident, $inputs:ident, $expected:ident; $($name:literal => $ty:ident,)*) => {
+        $(
+            #[cfg(quince_compiled = $name)]
+            {
+                use quince::sliders::$ty;
+                assert_eq!(attacks::<$ty>(&$inputs), $expected, "{}", $name);
+                $group.bench_function(<$ty as Slider>::NAME, |b| {
+                    b.iter(|| attacks::<$ty>(black_box(&$inputs)))
+                });
+            }
+        )*
+    };
+}
+
 fn sliders(c: &mut Criterion) {
-    let inputs: Vec<(Square, Bitboard)> = common::varied_fens()
-        .iter()
-        .flat_map(|fen| {
-            let occupied = common::quince_board(fen).occupied();
-            Square::all().map(move |sq| (sq, occupied))
-        })
-        .collect();
+    let inputs = real_lookups();
     let expected = attacks::<Hq>(&inputs);
     let mut group = c.benchmark_group("sliders");
     group.throughput(Throughput::Elements(inputs.len() as u64));
-    group.bench_function(Hq::NAME, |b| b.iter(|| attacks::<Hq>(black_box(&inputs))));
-    #[cfg(feature = "magic")]
-    {
-        use quince::sliders::Magic;
-        assert_eq!(attacks::<Magic>(&inputs), expected);
-        group.bench_function(Magic::NAME, |b| {
-            b.iter(|| attacks::<Magic>(black_box(&inputs)))
-        });
-    }
-    #[cfg(feature = "pext")]
-    {
-        use quince::sliders::Pext;
-        assert_eq!(attacks::<Pext>(&inputs), expected);
-        group.bench_function(Pext::NAME, |b| {
-            b.iter(|| attacks::<Pext>(black_box(&inputs)))
-        });
-    }
-    black_box(expected);
+    bench_compiled!(group, inputs, expected;
+        "hq" => Hq,
+        "magic" => Magic,
+        "pext" => Pext,
+        "classical" => Classical,
+        "obstruction" => Obstruction,
+        "kindergarten" => Kindergarten,
+        "plain-magic" => PlainMagic,
+        "black-magic" => BlackMagic,
+        "kogge-stone" => KoggeStone,
+        "dumb7" => Dumb7,
+        "simd-fill" => SimdFill,
+        "rotated" => Rotated,
+        "hq-bitrev" => HqBitrev,
+    );
     group.finish();
 }
 

@@ -25,6 +25,10 @@ fn perft_json_has_the_contract_fields() {
     assert_eq!(value["nodes"], 8902);
     assert_eq!(value["depth"], 3);
     assert_eq!(value["slider"], quince::sliders::ACTIVE);
+    assert_eq!(
+        value["slider_table_bytes"],
+        quince::sliders::ACTIVE_TABLE_BYTES as u64
+    );
     assert!(value["fen"].as_str().unwrap().starts_with("rnbqkbnr/"));
     assert!(value["seconds"].as_f64().is_some() && value["nps"].as_u64().is_some());
 }

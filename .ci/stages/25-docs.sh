@@ -4,4 +4,4 @@
 set -euo pipefail
 RUSTDOCFLAGS='-D warnings' cargo doc --no-deps
 RUSTFLAGS='-C target-cpu=x86-64-v3' RUSTDOCFLAGS='-D warnings -C target-cpu=x86-64-v3' \
-  cargo doc --no-deps --no-default-features --features pext,magic --target-dir target/doc-pext
+  cargo doc --no-deps --no-default-features --features pext,all-sliders --target-dir target/doc-pext

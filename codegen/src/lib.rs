@@ -5,8 +5,12 @@
 //! masks (see [`geometry`]): no engine types, so the tables can be checked
 //! against independent references in the engine's own tests.
 
+pub mod black_magics;
 pub mod geometry;
+pub mod kindergarten;
 pub mod magics;
+pub mod rays;
+pub mod rotated;
 
 use geometry::*;
 use proc_macro2::{Literal, TokenStream};
@@ -16,11 +20,11 @@ use quote::{format_ident, quote};
 /// identical across builds and machines.
 pub const ZOBRIST_SEED: u64 = 0x5155_494E_4345_2021; // "QUINCE !"
 
-fn hex(value: u64) -> Literal {
+pub(crate) fn hex(value: u64) -> Literal {
     format!("0x{value:016x}").parse().expect("a hex literal")
 }
 
-fn array_u64(values: impl IntoIterator<Item = u64>) -> TokenStream {
+pub(crate) fn array_u64(values: impl IntoIterator<Item = u64>) -> TokenStream {
     let items = values.into_iter().map(hex);
     quote!([#(#items),*])
 }
@@ -169,21 +173,29 @@ fn zobrist_tables() -> TokenStream {
     }
 }
 
-/// Which optional tables to emit: the slider tables are large (841 KiB
-/// each), so only the enabled backends' tables are generated.
+/// Which optional tables to emit: the magic-style slider tables are large
+/// (0.7-2.3 MiB each), so only the compiled backends' tables are generated.
+/// The small ones (rays, kindergarten, rotated: 4 KiB each) always are.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
     pub magic: bool,
     pub pext: bool,
+    pub plain_magic: bool,
+    pub black_magic: bool,
 }
 
 /// All generated tables as token streams (unformatted).
 pub fn tokens(options: Options) -> TokenStream {
     let geometry = geometry_tables();
     let zobrist = zobrist_tables();
+    let rays = rays::tables();
+    let kindergarten = kindergarten::tables();
+    let rotated = rotated::tables();
     let magic = options.magic.then(magics::magic_tables);
     let pext = options.pext.then(magics::pext_tables);
-    let sliders = quote!(#magic #pext);
+    let plain = options.plain_magic.then(magics::plain_magic_tables);
+    let black = options.black_magic.then(black_magics::tables);
+    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black);
     quote! {
         #geometry
         #zobrist

@@ -259,3 +259,54 @@ pub fn pext_tables() -> TokenStream {
     let (rook, bishop) = layout(|_, _, mask, occ| pext(occ, mask) as usize);
     emit_layout("PEXT", &rook, &bishop, TokenStream::new())
 }
+
+/// Index bits of the plain (fixed-shift) magic tables: every rook square
+/// gets 2^12 entries and every bishop square 2^9, the most any square needs.
+pub const PLAIN_BITS: [u32; 2] = [12, 9];
+
+/// The plain magic backend's tables: one full-size block per square,
+/// `[[u64; 4096]; 64]` for rooks and `[[u64; 512]; 64]` for bishops
+/// (2.25 MiB in all), indexed with a fixed shift. It reuses the fancy magic
+/// numbers: taking more of the product's top bits only splits indices
+/// further, so a magic free of collisions at `n` bits is free of them at 12
+/// (checked here anyway: a collision fails the build).
+pub fn plain_magic_tables() -> TokenStream {
+    let mut parts = Vec::new();
+    for (slider, bits, name) in [
+        (Slider::Rook, PLAIN_BITS[0], "ROOK"),
+        (Slider::Bishop, PLAIN_BITS[1], "BISHOP"),
+    ] {
+        let mut masks = Vec::new();
+        let rows = (0..64).map(|square| {
+            let (mask, pairs) = occupancies(slider, square);
+            masks.push(mask);
+            let table = fill(slider.magics()[square], bits, &pairs).unwrap_or_else(|| {
+                panic!("{slider:?} magic for square {square} collides at {bits} bits")
+            });
+            let items = table.into_iter().map(hex);
+            quote!([#(#items),*])
+        });
+        let rows: Vec<_> = rows.collect();
+        let magics = slider.magics().iter().map(|&m| hex(m));
+        let masks = masks.into_iter().map(hex);
+        let size = Literal::usize_unsuffixed(1 << bits);
+        let shift = Literal::u32_unsuffixed(64 - bits);
+        let (t, m, n, s) = (
+            quote::format_ident!("PLAIN_{}_ATTACKS", name),
+            quote::format_ident!("PLAIN_{}_MASKS", name),
+            quote::format_ident!("PLAIN_{}_NUMBERS", name),
+            quote::format_ident!("PLAIN_{}_SHIFT", name),
+        );
+        parts.push(quote! {
+            #[doc = "Plain magic: one full-size block of attack sets per square, indexed by `[square][index]`."]
+            pub static #t: [[u64; #size]; 64] = [#(#rows),*];
+            #[doc = "Plain magic: relevant occupancy mask per square."]
+            pub const #m: [u64; 64] = [#(#masks),*];
+            #[doc = "Plain magic: the magic numbers (the fancy backend's, verified at the fixed width)."]
+            pub const #n: [u64; 64] = [#(#magics),*];
+            #[doc = "Plain magic: the fixed right shift (64 minus the index bits)."]
+            pub const #s: u32 = #shift;
+        });
+    }
+    quote!(#(#parts)*)
+}

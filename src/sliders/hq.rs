@@ -18,6 +18,7 @@
 use super::Slider;
 use crate::tables::generated as g;
 use crate::types::{Bitboard, Square};
+use core::mem::size_of_val;
 
 /// Hyperbola quintessence (no large tables: four masks and a 512-byte rank lookup).
 pub struct Hq;
@@ -72,14 +73,14 @@ mod simd {
     /// to a cache line: each pair loads in one instruction (or folds into
     /// the instruction that uses it), and the square's offset is one shift.
     #[repr(C, align(64))]
-    struct Lanes {
+    pub(super) struct Lanes {
         masks: [u64; 2],
         twice_bit: [u64; 2],
         twice_swapped_bit: [u64; 2],
     }
 
     /// Derived at compile time from the generated masks.
-    static LANES: [Lanes; 64] = {
+    pub(super) static LANES: [Lanes; 64] = {
         let mut table = [const {
             Lanes {
                 masks: [0; 2],
@@ -127,8 +128,17 @@ mod simd {
     }
 }
 
+/// The bishop's data: the SIMD lane table, or the two diagonal masks.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+const HQ_BISHOP_BYTES: usize = size_of_val(&simd::LANES);
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+const HQ_BISHOP_BYTES: usize =
+    size_of_val(&g::DIAGONAL_MASKS) + size_of_val(&g::ANTI_DIAGONAL_MASKS);
+
 impl Slider for Hq {
     const NAME: &'static str = "hq";
+    const TABLE_BYTES: usize =
+        size_of_val(&g::FILE_MASKS) + size_of_val(&g::RANK_ATTACKS) + HQ_BISHOP_BYTES;
 
     #[inline]
     fn rook(square: Square, occupied: Bitboard) -> Bitboard {

@@ -6,6 +6,7 @@
 use super::Slider;
 use crate::tables::generated as g;
 use crate::types::{Bitboard, Square};
+use core::mem::size_of_val;
 
 /// Fancy magic bitboards (841 KiB table shared by rooks and bishops).
 pub struct Magic;
@@ -42,6 +43,11 @@ fn lookup(occupied: Bitboard, mask: u64, magic: u64, shift: u32, offset: u32) ->
 
 impl Slider for Magic {
     const NAME: &'static str = "magic";
+    const TABLE_BYTES: usize = size_of_val(&g::MAGIC_ATTACKS)
+        + 2 * (size_of_val(&g::MAGIC_ROOK_MASKS)
+            + size_of_val(&g::MAGIC_ROOK_NUMBERS)
+            + size_of_val(&g::MAGIC_ROOK_SHIFTS)
+            + size_of_val(&g::MAGIC_ROOK_OFFSETS));
 
     #[inline]
     fn rook(square: Square, occupied: Bitboard) -> Bitboard {

@@ -1,28 +1,92 @@
-//! Sliding-piece attacks: one trait, one file per backend.
+//! Sliding-piece attacks: one trait, one file per technique.
 //!
-//! | backend | feature | idea |
-//! | --- | --- | --- |
-//! | [`Hq`] | `hq` | hyperbola quintessence: `o - 2s` subtraction on a line, byte-swapped for the reverse direction; ranks by lookup; a bishop's two diagonals in one SSE register (SSSE3) |
-//! | `Magic` | `magic` | fancy magic bitboards: multiply the relevant occupancy by a magic number, shift, look up |
-//! | `Pext` | `pext` | BMI2 `PEXT` gathers the relevant occupancy bits into a dense index |
+//! | backend (feature) | type | idea | tables |
+//! | --- | --- | --- | --- |
+//! | `hq` (default) | [`Hq`] | hyperbola quintessence: `o - 2s` on a line, byte-swapped for the other direction; ranks by lookup; both diagonals in one SSE register | 2.5 KiB |
+//! | `magic` | `Magic` | fancy magic bitboards: `(occ & mask) * magic >> shift`, per-square blocks packed end to end | 841 KiB |
+//! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 841 KiB |
+//! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
+//! | `obstruction` | `Obstruction` | obstruction difference: `upper ^ (upper - highest lower blocker)` per line | 4 KiB |
+//! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
+//! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
+//! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
+//! | `kogge-stone` | `KoggeStone` | parallel-prefix occluded fills, eight directions | none |
+//! | `dumb7` | `Dumb7` | one-square-per-step fills, eight directions | none |
+//! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
+//! | `rotated` | `Rotated` | rotated-bitboard lookups on occupancies transposed and pseudo-rotated per call | 4.5 KiB |
+//! | `hq-bitrev` | `HqBitrev` | hyperbola quintessence on all four lines with `reverse_bits` (no rank table) | 2 KiB |
 //!
-//! Move generation calls [`Active`], chosen at compile time with the priority
-//! **pext > magic > hq** when several features are enabled (so
-//! `--features pext` works even with the default `hq` on). [`ACTIVE`] names it.
-//! Every compiled backend stays callable by name, so benches can compare them
-//! side by side in one binary.
+//! **Choosing one** (decided in `build.rs`, the one place): every backend
+//! is a Cargo feature of the same name. `hq` is the default and yields to
+//! any other backend feature, so `--features magic` selects magic with or
+//! without `--no-default-features`; two non-default backends at once stop
+//! the build with a `compile_error!` naming both. [`Active`] is the chosen
+//! type and [`ACTIVE`] its name, printed in perft output and JSON
+//! (`slider`).
+//!
+//! Only the chosen backend and `hq` (the reference and the default) are
+//! compiled, so a build carries one backend's tables. The feature
+//! `all-sliders` compiles every backend the target can run, without
+//! changing [`Active`], so the benches compare them in one binary; the
+//! compiled ones are listed in [`COMPILED`].
 
+// The selection's verdict from build.rs: empty, or a `compile_error!`
+// naming two conflicting backend features.
+include!(concat!(env!("OUT_DIR"), "/slider_selection.rs"));
+
+#[cfg(quince_compiled = "black-magic")]
+mod black_magic;
+#[cfg(quince_compiled = "classical")]
+mod classical;
+#[cfg(quince_compiled = "dumb7")]
+mod dumb7;
 mod hq;
-#[cfg(feature = "magic")]
+#[cfg(quince_compiled = "hq-bitrev")]
+mod hq_bitrev;
+#[cfg(quince_compiled = "kindergarten")]
+mod kindergarten;
+#[cfg(quince_compiled = "kogge-stone")]
+mod kogge_stone;
+#[cfg(quince_compiled = "magic")]
 mod magic;
-#[cfg(feature = "pext")]
+#[cfg(quince_compiled = "obstruction")]
+mod obstruction;
+#[cfg(quince_compiled = "pext")]
 mod pext;
+#[cfg(quince_compiled = "plain-magic")]
+mod plain_magic;
+#[cfg(quince_compiled = "rotated")]
+mod rotated;
+#[allow(dead_code)] // only the fill backends use it
+mod shifts;
+#[cfg(quince_compiled = "simd-fill")]
+mod simd_fill;
 
+#[cfg(quince_compiled = "black-magic")]
+pub use black_magic::BlackMagic;
+#[cfg(quince_compiled = "classical")]
+pub use classical::Classical;
+#[cfg(quince_compiled = "dumb7")]
+pub use dumb7::Dumb7;
 pub use hq::Hq;
-#[cfg(feature = "magic")]
+#[cfg(quince_compiled = "hq-bitrev")]
+pub use hq_bitrev::HqBitrev;
+#[cfg(quince_compiled = "kindergarten")]
+pub use kindergarten::Kindergarten;
+#[cfg(quince_compiled = "kogge-stone")]
+pub use kogge_stone::KoggeStone;
+#[cfg(quince_compiled = "magic")]
 pub use magic::Magic;
-#[cfg(feature = "pext")]
+#[cfg(quince_compiled = "obstruction")]
+pub use obstruction::Obstruction;
+#[cfg(quince_compiled = "pext")]
 pub use pext::Pext;
+#[cfg(quince_compiled = "plain-magic")]
+pub use plain_magic::PlainMagic;
+#[cfg(quince_compiled = "rotated")]
+pub use rotated::Rotated;
+#[cfg(quince_compiled = "simd-fill")]
+pub use simd_fill::SimdFill;
 
 use crate::types::{Bitboard, Square};
 
@@ -30,6 +94,10 @@ use crate::types::{Bitboard, Square};
 pub trait Slider {
     /// The backend's name as printed in perft output and JSON (`slider`).
     const NAME: &'static str;
+
+    /// Bytes of the tables this backend reads (attack tables, masks,
+    /// magics, offsets; 0 for the pure fills): what it asks of the caches.
+    const TABLE_BYTES: usize;
 
     /// Squares a rook on `square` attacks with `occupied` blocking (first
     /// blocker included).
@@ -45,18 +113,66 @@ pub trait Slider {
     }
 }
 
-/// The backend move generation uses (pext > magic > hq).
-#[cfg(feature = "pext")]
-pub type Active = Pext;
-/// The backend move generation uses (pext > magic > hq).
-#[cfg(all(feature = "magic", not(feature = "pext")))]
-pub type Active = Magic;
-/// The backend move generation uses (pext > magic > hq).
-#[cfg(not(any(feature = "magic", feature = "pext")))]
-pub type Active = Hq;
+/// Declares [`Active`] for the selected backend and [`COMPILED`] for the
+/// compiled ones, from one list of (feature, type).
+macro_rules! backends {
+    ($($name:literal => $ty:ident,)*) => {
+        $(
+            /// The backend move generation uses (see the module docs).
+            #[cfg(quince_slider = $name)]
+            pub type Active = $ty;
+        )*
 
-/// The name of the active backend: `"hq"`, `"magic"` or `"pext"`.
+        /// Every compiled backend's name with its rook and bishop functions
+        /// (called through pointers: for tests and tools, not for speed).
+        pub const COMPILED: &[Compiled] = &[
+            $(
+                #[cfg(quince_compiled = $name)]
+                Compiled {
+                    name: <$ty as Slider>::NAME,
+                    table_bytes: <$ty as Slider>::TABLE_BYTES,
+                    rook: <$ty as Slider>::rook,
+                    bishop: <$ty as Slider>::bishop,
+                },
+            )*
+        ];
+    };
+}
+
+backends! {
+    "hq" => Hq,
+    "magic" => Magic,
+    "pext" => Pext,
+    "classical" => Classical,
+    "obstruction" => Obstruction,
+    "kindergarten" => Kindergarten,
+    "plain-magic" => PlainMagic,
+    "black-magic" => BlackMagic,
+    "kogge-stone" => KoggeStone,
+    "dumb7" => Dumb7,
+    "simd-fill" => SimdFill,
+    "rotated" => Rotated,
+    "hq-bitrev" => HqBitrev,
+}
+
+/// A compiled backend, callable by name (see [`COMPILED`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Compiled {
+    /// The backend's name ([`Slider::NAME`]).
+    pub name: &'static str,
+    /// Its table bytes ([`Slider::TABLE_BYTES`]).
+    pub table_bytes: usize,
+    /// Its rook attacks.
+    pub rook: fn(Square, Bitboard) -> Bitboard,
+    /// Its bishop attacks.
+    pub bishop: fn(Square, Bitboard) -> Bitboard,
+}
+
+/// The name of the active backend, e.g. `"hq"` or `"magic"`.
 pub const ACTIVE: &str = Active::NAME;
+
+/// Table bytes of the active backend ([`Slider::TABLE_BYTES`]).
+pub const ACTIVE_TABLE_BYTES: usize = Active::TABLE_BYTES;
 
 /// Rook attacks with the active backend.
 #[inline]
@@ -99,7 +215,7 @@ mod tests {
         }
     }
 
-    fn check<S: Slider>() {
+    fn check(backend: &Compiled) {
         let rook_dirs = [(0, 1), (1, 0), (0, -1), (-1, 0)];
         let bishop_dirs = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
         let mut state = 0x1234_5678_9ABC_DEF1u64;
@@ -118,35 +234,54 @@ mod tests {
             for &occ in &occupancies {
                 let occ = Bitboard(occ);
                 assert_eq!(
-                    S::rook(square, occ),
+                    (backend.rook)(square, occ),
                     walk(square, occ, &rook_dirs),
-                    "{} rook {square}",
-                    S::NAME
+                    "{} rook {square} {occ:?}",
+                    backend.name
                 );
                 assert_eq!(
-                    S::bishop(square, occ),
+                    (backend.bishop)(square, occ),
                     walk(square, occ, &bishop_dirs),
-                    "{} bishop {square}",
-                    S::NAME
+                    "{} bishop {square} {occ:?}",
+                    backend.name
                 );
             }
         }
     }
 
+    /// Every compiled backend (the active one and `hq` at least; all of
+    /// them with `all-sliders`) against the ray walker.
     #[test]
-    fn hq_matches_ray_walker() {
-        check::<Hq>();
+    fn every_compiled_backend_matches_ray_walker() {
+        assert!(COMPILED.iter().any(|b| b.name == ACTIVE));
+        assert!(COMPILED.iter().any(|b| b.name == "hq"));
+        for backend in COMPILED {
+            check(backend);
+        }
     }
 
-    #[cfg(feature = "magic")]
+    /// `all-sliders` compiles every backend (PEXT only where BMI2 is on).
+    #[cfg(feature = "all-sliders")]
     #[test]
-    fn magic_matches_ray_walker() {
-        check::<Magic>();
+    fn all_sliders_compiles_every_backend() {
+        let expected = if cfg!(target_feature = "bmi2") {
+            13
+        } else {
+            12
+        };
+        let names: Vec<_> = COMPILED.iter().map(|b| b.name).collect();
+        assert_eq!(names.len(), expected, "{names:?}");
     }
 
-    #[cfg(feature = "pext")]
+    /// The trait's generic path (what move generation calls) agrees with
+    /// the pointers in `COMPILED` for the active backend.
     #[test]
-    fn pext_matches_ray_walker() {
-        check::<Pext>();
+    fn active_backend_is_the_selected_one() {
+        let active = COMPILED.iter().find(|b| b.name == ACTIVE).unwrap();
+        let occ = Bitboard(0x0042_0000_1800_2400);
+        for square in Square::all() {
+            assert_eq!(rook_attacks(square, occ), (active.rook)(square, occ));
+            assert_eq!(bishop_attacks(square, occ), (active.bishop)(square, occ));
+        }
     }
 }

@@ -12,6 +12,7 @@ use super::Slider;
 use crate::tables::generated as g;
 use crate::types::{Bitboard, Square};
 use core::arch::x86_64::_pext_u64;
+use core::mem::size_of_val;
 
 /// PEXT-indexed attack tables (BMI2 only).
 pub struct Pext;
@@ -57,6 +58,8 @@ fn lookup(occupied: Bitboard, mask: u64, offset: u32) -> Bitboard {
 
 impl Slider for Pext {
     const NAME: &'static str = "pext";
+    const TABLE_BYTES: usize = size_of_val(&g::PEXT_ATTACKS)
+        + 2 * (size_of_val(&g::PEXT_ROOK_MASKS) + size_of_val(&g::PEXT_ROOK_OFFSETS));
 
     #[inline]
     fn rook(square: Square, occupied: Bitboard) -> Bitboard {

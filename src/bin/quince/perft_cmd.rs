@@ -7,7 +7,7 @@ use quince::perft::stats::{Stats, markdown_table, perft_stats_by_name};
 use quince::perft::strategy::divide_by_name;
 use quince::perft::threads::{Divide, Progress, Settings, StatsJob, dispatch, resolve_threads};
 use quince::position::STARTPOS_FEN;
-use quince::sliders::ACTIVE;
+use quince::sliders::{ACTIVE, ACTIVE_TABLE_BYTES};
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -221,6 +221,7 @@ fn base_json(
         "nps": nps.round() as u64,
         "mnps": (mnps(nodes, seconds) * 100.0).round() / 100.0,
         "slider": ACTIVE,
+        "slider_table_bytes": ACTIVE_TABLE_BYTES,
         "bulk": bulk,
         "legality": args.legality,
         "make": args.make,
