@@ -125,10 +125,24 @@ pub fn verify() -> Result<(), String> {
     })
 }
 
+/// What [`find`] found.
+pub struct Found {
+    /// Magics per `[rook = 0, bishop = 1][square]`.
+    pub magics: [[u64; 64]; 2],
+    /// Table position of each square's index 0.
+    pub offsets: [[i32; 64]; 2],
+    /// Entries of the packed table.
+    pub len: usize,
+    /// Entries the squares use (distinct indices), summed.
+    pub used: usize,
+    /// Each square's span of indices (lowest to highest used), summed: the
+    /// table's length had the blocks been laid end to end.
+    pub spans: usize,
+}
+
 /// Searches magics (keeping, per square, the one with the shortest span of
 /// used indices among `tries` collision-free candidates) and packs them.
-/// Returns magics, offsets and the table length.
-pub fn find(seed: u64, tries: usize) -> ([[u64; 64]; 2], [[i32; 64]; 2], usize) {
+pub fn find(seed: u64, tries: usize) -> Found {
     let mut rng = SplitMix64(seed);
     let mut magics = [[0u64; 64]; 2];
     // (slider index, square, entries) of every square's chosen magic.
@@ -154,6 +168,11 @@ pub fn find(seed: u64, tries: usize) -> ([[u64; 64]; 2], [[i32; 64]; 2], usize) 
             blocks.push((k, sq, list));
         }
     }
+    let used = blocks.iter().map(|b| b.2.len()).sum();
+    let spans = blocks
+        .iter()
+        .map(|b| b.2.last().unwrap().0 - b.2[0].0 + 1)
+        .sum();
     // Pack the widest blocks first: each at the lowest position where every
     // entry lands on a free slot or on an equal attack set.
     blocks.sort_by_key(|(_, _, list)| std::cmp::Reverse(list.last().unwrap().0 - list[0].0));
@@ -177,18 +196,24 @@ pub fn find(seed: u64, tries: usize) -> ([[u64; 64]; 2], [[i32; 64]; 2], usize) 
         }
         offsets[k][sq] = (base - low) as i32;
     }
-    let len = table.len();
-    (magics, offsets, len)
+    Found {
+        magics,
+        offsets,
+        len: table.len(),
+        used,
+        spans,
+    }
 }
 
 /// Renders the found data as `black_magic_numbers.rs`.
-pub fn render(
-    magics: &[[u64; 64]; 2],
-    offsets: &[[i32; 64]; 2],
-    len: usize,
-    seed: u64,
-    tries: usize,
-) -> String {
+pub fn render(found: &Found, seed: u64, tries: usize) -> String {
+    let Found {
+        magics,
+        offsets,
+        len,
+        used,
+        spans,
+    } = found;
     let list = |values: &[u64; 64]| {
         values
             .iter()
@@ -204,6 +229,7 @@ pub fn render(
     format!(
         "// Black magics found by `cargo run --release -p quince-codegen --bin find-black-magics`\n\
          // from seed 0x{seed:016x}, best span of {tries} candidates per square.\n\
+         // The squares use {used} entries; their spans sum to {spans}; packed: {len}.\n\
          // Data, not code: `verify` checks them at build time.\n\n\
          /// Entries of the shared black magic table.\n\
          pub const TABLE_LEN: usize = {len};\n\n\

@@ -17,18 +17,21 @@ fn main() {
         }
     };
     let start = std::time::Instant::now();
-    let (magics, offsets, len) = find(BLACK_MAGIC_SEED, tries);
+    let found = find(BLACK_MAGIC_SEED, tries);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/black_magic_numbers.rs");
     if let Err(e) = std::fs::write(
         path,
-        render(&magics, &offsets, len, BLACK_MAGIC_SEED, tries),
+        render(&found, BLACK_MAGIC_SEED, tries),
     ) {
         eprintln!("error: cannot write {path}: {e}");
         std::process::exit(1);
     }
     eprintln!(
-        "wrote {path}: {len} entries ({} KiB) in {:.2?}",
-        len * 8 / 1024,
+        "wrote {path}: {} entries ({} KiB; {} used, spans sum to {}) in {:.2?}",
+        found.len,
+        found.len * 8 / 1024,
+        found.used,
+        found.spans,
         start.elapsed()
     );
 }
