@@ -140,61 +140,92 @@ pub struct Found {
     pub spans: usize,
 }
 
-/// Searches magics (keeping, per square, the one with the shortest span of
-/// used indices among `tries` collision-free candidates) and packs them.
-pub fn find(seed: u64, tries: usize) -> Found {
+/// The lowest table position for `list`'s lowest entry at which every
+/// entry lands on a free slot (0: no attack set is empty) or on an equal
+/// attack set.
+fn first_fit(table: &[u64], list: &Entries) -> usize {
+    let low = list[0].0;
+    (0..)
+        .find(|&base| {
+            list.iter().all(|&(i, a)| {
+                let slot = table.get(base + i - low).copied().unwrap_or(0);
+                slot == 0 || slot == a
+            })
+        })
+        .expect("past the table's end everything fits")
+}
+
+/// Random collision-free sparse magics a square's climb starts from (the
+/// one with the shortest span).
+const START_CANDIDATES: usize = 400;
+
+/// A square's magic with the shortest span of used indices that `steps`
+/// of hill climbing found: from the best of [`START_CANDIDATES`] random
+/// collision-free sparse magics, flip
+/// one to three random bits and keep the result when it is still free of
+/// collisions and spans no more indices.
+fn climb(s: &Square, bits: u32, steps: usize, rng: &mut SplitMix64) -> (u64, Entries) {
+    let span = |list: &Entries| list.last().unwrap().0 - list[0].0;
+    // Start from the shortest span of a few hundred random sparse magics.
+    let mut best: Option<(u64, Entries)> = None;
+    let mut starts = 0;
+    while starts < START_CANDIDATES {
+        let magic = rng.next_u64() & rng.next_u64() & rng.next_u64();
+        if let Some(list) = entries(s, magic, bits) {
+            starts += 1;
+            if best.as_ref().is_none_or(|b| span(&list) < span(&b.1)) {
+                best = Some((magic, list));
+            }
+        }
+    }
+    let (mut magic, mut list) = best.expect("START_CANDIDATES > 0");
+    for _ in 0..steps {
+        let r = rng.next_u64();
+        let mut flips = 1u64 << (r & 63);
+        if r >> 6 & 1 == 1 {
+            flips |= 1 << (r >> 8 & 63);
+        }
+        if r >> 7 & 1 == 1 {
+            flips |= 1 << (r >> 14 & 63);
+        }
+        let candidate = magic ^ flips;
+        if let Some(next) = entries(s, candidate, bits)
+            && span(&next) <= span(&list)
+        {
+            (magic, list) = (candidate, next);
+        }
+    }
+    (magic, list)
+}
+
+/// Searches magics (per square, `steps` of hill climbing towards a short
+/// span of used indices) and packs their blocks, widest first, each at the
+/// lowest position where it fits among those already placed.
+pub fn find(seed: u64, steps: usize) -> Found {
     let mut rng = SplitMix64(seed);
     let mut magics = [[0u64; 64]; 2];
-    // (slider index, square, entries) of every square's chosen magic.
+    let mut offsets = [[0i32; 64]; 2];
     let mut blocks: Vec<(usize, usize, Entries)> = Vec::new();
     for (k, rook) in [true, false].into_iter().enumerate() {
         for (sq, slot) in magics[k].iter_mut().enumerate() {
-            let s = square(rook, sq);
-            let span = |list: &Entries| list.last().unwrap().0 - list[0].0;
-            let mut best: Option<(u64, Entries)> = None;
-            let mut found = 0;
-            while found < tries {
-                let magic = rng.next_u64() & rng.next_u64() & rng.next_u64();
-                let Some(list) = entries(&s, magic, BITS[k]) else {
-                    continue;
-                };
-                found += 1;
-                if best.as_ref().is_none_or(|b| span(&list) < span(&b.1)) {
-                    best = Some((magic, list));
-                }
-            }
-            let (magic, list) = best.expect("tries > 0");
+            let (magic, list) = climb(&square(rook, sq), BITS[k], steps, &mut rng);
             *slot = magic;
             blocks.push((k, sq, list));
         }
     }
+    let span = |list: &Entries| list.last().unwrap().0 - list[0].0 + 1;
     let used = blocks.iter().map(|b| b.2.len()).sum();
-    let spans = blocks
-        .iter()
-        .map(|b| b.2.last().unwrap().0 - b.2[0].0 + 1)
-        .sum();
-    // Pack the widest blocks first: each at the lowest position where every
-    // entry lands on a free slot or on an equal attack set.
-    blocks.sort_by_key(|(_, _, list)| std::cmp::Reverse(list.last().unwrap().0 - list[0].0));
-    let mut table: Vec<Option<u64>> = Vec::new();
-    let mut offsets = [[0i32; 64]; 2];
+    let spans = blocks.iter().map(|b| span(&b.2)).sum();
+    blocks.sort_by_key(|b| std::cmp::Reverse(span(&b.2)));
+    let mut table: Vec<u64> = Vec::new();
     for (k, sq, list) in blocks {
-        let low = list[0].0 as i64;
-        let fits = |table: &Vec<Option<u64>>, base: i64| {
-            list.iter().all(|&(i, a)| {
-                let at = (base + i as i64 - low) as usize;
-                table.get(at).copied().flatten().is_none_or(|b| b == a)
-            })
-        };
-        let base = (0..).find(|&b| fits(&table, b)).unwrap();
+        let base = first_fit(&table, &list);
+        let low = list[0].0;
+        table.resize(table.len().max(base + span(&list)), 0);
         for &(i, a) in &list {
-            let at = (base + i as i64 - low) as usize;
-            if table.len() <= at {
-                table.resize(at + 1, None);
-            }
-            table[at] = Some(a);
+            table[base + i - low] = a;
         }
-        offsets[k][sq] = (base - low) as i32;
+        offsets[k][sq] = (base as i64 - low as i64) as i32;
     }
     Found {
         magics,
@@ -228,7 +259,7 @@ pub fn render(found: &Found, seed: u64, tries: usize) -> String {
     };
     format!(
         "// Black magics found by `cargo run --release -p quince-codegen --bin find-black-magics`\n\
-         // from seed 0x{seed:016x}, best span of {tries} candidates per square.\n\
+         // from seed 0x{seed:016x}, {tries} hill-climbing steps per square.\n\
          // The squares use {used} entries; their spans sum to {spans}; packed: {len}.\n\
          // Data, not code: `verify` checks them at build time.\n\n\
          /// Entries of the shared black magic table.\n\

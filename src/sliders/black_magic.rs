@@ -8,7 +8,12 @@
 //! negative, and other squares' entries fill the holes. The magics and
 //! offsets are data found offline by `find-black-magics` and verified in
 //! the build (`codegen/src/black_magics.rs`); how small the table gets
-//! depends on how long that search ran (the report states the size).
+//! depends on how long that search ran. The committed set (three minutes
+//! of hill climbing per the finder's default) uses 94,803 entries whose
+//! spans sum to 134,430, packed into 124,397 (971 KiB): smaller than
+//! plain magic's 2.25 MiB, still larger than fancy magic's 107,648 entries
+//! (841 KiB). Long published searches pack black magics below fancy ones;
+//! this one does not, and the lab measures it as it is.
 
 use super::Slider;
 use crate::tables::generated as g;
