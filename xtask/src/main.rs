@@ -1,17 +1,30 @@
 //! Quince's lab tasks.
 //!
 //! ```text
+//! cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--no-bench] [--no-callgrind] [--quick]
+//! cargo run -p xtask -- lab --render reports/data/sliders-<date>-<commit>.json
 //! cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
 //! cargo run -p xtask -- perft-track            # CI: compare with reports/perft-baseline.json
 //! cargo run -p xtask -- perft-track --update   # refresh the baseline
 //! ```
 //!
-//! `report` builds the `quince` binary once per sliding backend, runs perft
-//! with the backends alternating, counts instructions with callgrind, runs
-//! the criterion and gungraun benches, and writes `reports/<name>.md` with
-//! SVG charts in `reports/<name>/`. `perft-track` is the CI gate on
-//! instructions per perft node.
+//! `lab` compares every sliding-attack backend in one run on one machine:
+//! each backend's `quince` built with the same flags (build seconds, binary
+//! and table bytes), bulk and full-make perft with the backends alternating,
+//! callgrind instructions per node, and criterion attack lookups per second.
+//! It writes the record `reports/data/sliders-<date>-<commit>.json` and
+//! renders `reports/sliders.md` (SVG charts in `reports/sliders/`, drawn with
+//! plotters) from that record; `--render FILE` redraws the page from a record
+//! without measuring, keeping its hand-written analysis.
+//!
+//! `report` builds the `quince` binary once per backend of hq, magic and pext,
+//! runs perft with them alternating, counts instructions with callgrind, runs
+//! the criterion and gungraun benches against the peer crates, and writes
+//! `reports/<name>.md` with SVG charts in `reports/<name>/`. `perft-track` is
+//! the CI gate on instructions per perft node.
 
+mod charts;
+mod lab;
 mod report;
 mod svg;
 mod track;
@@ -20,12 +33,16 @@ mod util;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
+  cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--no-bench] [--no-callgrind] [--quick]
+  cargo run -p xtask -- lab --render FILE     (re-render reports/sliders.md from a record)
+  cargo run -p xtask -- lab --help            (what each option does)
   cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
   cargo run -p xtask -- perft-track [--update]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("lab") => lab::run(&args[1..]),
         Some("report") => report::run(&args[1..]),
         Some("perft-track") => track::run(&args[1..]),
         Some("-h" | "--help" | "help") => {

@@ -20,7 +20,7 @@ use crate::util::{
 
 /// Depths of the alternating wall-clock runs (2-16 million leaves, well
 /// under a second each here).
-const WALL_BULK: [(&str, u32); 6] = [
+pub(crate) const WALL_BULK: [(&str, u32); 6] = [
     ("start", 5),
     ("kiwipete", 4),
     ("pos3", 6),
@@ -28,7 +28,7 @@ const WALL_BULK: [(&str, u32); 6] = [
     ("pos5", 4),
     ("pos6", 4),
 ];
-const WALL_FULL: [(&str, u32); 6] = [
+pub(crate) const WALL_FULL: [(&str, u32); 6] = [
     ("start", 5),
     ("kiwipete", 4),
     ("pos3", 5),
@@ -37,7 +37,7 @@ const WALL_FULL: [(&str, u32); 6] = [
     ("pos6", 4),
 ];
 /// Depths of the callgrind runs and of the benches (`benches/common`).
-const BENCH_DEPTHS: [(&str, u32); 6] = [
+pub(crate) const BENCH_DEPTHS: [(&str, u32); 6] = [
     ("start", 4),
     ("kiwipete", 3),
     ("pos3", 5),
@@ -156,18 +156,24 @@ pub fn run(args: &[String]) -> Result<bool> {
         .collect::<Result<_>>()?;
 
     // 4. criterion (+ flamegraphs) and gungraun. By default in the
-    //    workspace's target dir with `magic` compiled in (movegen then uses
-    //    magic; `sliders` compares hq and magic) and no extra flags, so the
-    //    dependencies built by a plain `cargo bench` are reused. With
-    //    `--pext-benches` (and BMI2), pext joins in, built with the BMI2 flags
-    //    in `target/lab/bench` (every dependency is rebuilt once for the flags).
+    //    workspace's target dir and without extra flags (the dependencies
+    //    built by a plain `cargo bench` are reused), with `magic` selected
+    //    (movegen uses it) and `all-sliders` (`sliders` compares every backend
+    //    this target can run). With `--pext-benches` (and BMI2), pext is
+    //    selected instead and joins `sliders`, built with the BMI2 flags in
+    //    `target/lab/bench` (every dependency is rebuilt once for the flags).
+    //    One backend feature only: two of them are a compile error.
     let pext = opts.pext_benches && has_bmi2();
     let bench_dir = if pext {
         root().join("target").join("lab").join("bench")
     } else {
         util::default_target_dir()
     };
-    let features = if pext { "magic,pext" } else { "magic" };
+    let features = if pext {
+        "pext,all-sliders"
+    } else {
+        "magic,all-sliders"
+    };
     let flags = if pext { BMI2_FLAGS } else { "" };
     let bench_cmd = |benches: &[&str], after: &[&str]| {
         let mut cmd = Command::new(cargo());
@@ -238,9 +244,9 @@ pub fn run(args: &[String]) -> Result<bool> {
 }
 
 /// Criterion results: full id -> (elements per iteration, median ns per iteration).
-type CriterionResults = BTreeMap<String, (u64, f64)>;
+pub(crate) type CriterionResults = BTreeMap<String, (u64, f64)>;
 
-fn read_criterion(dir: &Path) -> CriterionResults {
+pub(crate) fn read_criterion(dir: &Path) -> CriterionResults {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -421,7 +427,7 @@ fn write_report(c: &Context, out_dir: &Path) -> Result<String> {
     }
     let _ = writeln!(
         s,
-        "| benches | `cargo bench --features {}`{} (movegen uses the highest backend; all are callable in `sliders`); profile `bench`: fat LTO, 1 codegen unit, debug info |",
+        "| benches | `cargo bench --features {}`{} (movegen uses the selected backend; `all-sliders` compiles every backend into `sliders`); profile `bench`: fat LTO, 1 codegen unit, debug info |",
         c.bench_features,
         if c.bench_flags.is_empty() {
             String::new()

@@ -54,14 +54,92 @@ pub struct Backend {
 // pext build then needs more instructions per node than hq).
 pub const BMI2_FLAGS: &str = "-C target-cpu=x86-64-v3";
 
+/// Every sliding-attack backend feature, in the order of the table of
+/// techniques in `src/sliders/mod.rs` (and of `BACKENDS` in `build.rs`).
+pub const ALL_BACKENDS: [&str; 13] = [
+    "hq",
+    "magic",
+    "pext",
+    "classical",
+    "obstruction",
+    "kindergarten",
+    "plain-magic",
+    "black-magic",
+    "kogge-stone",
+    "dumb7",
+    "simd-fill",
+    "rotated",
+    "hq-bitrev",
+];
+
 /// Whether this CPU has BMI2 (so `pext` can be built and run).
 pub fn has_bmi2() -> bool {
+    cpu_flag("bmi2")
+}
+
+/// Whether `/proc/cpuinfo` lists `flag` (e.g. `bmi2`, `avx2`) for the CPU.
+pub fn cpu_flag(flag: &str) -> bool {
     std::fs::read_to_string("/proc/cpuinfo")
         .map(|s| {
             s.lines()
-                .any(|l| l.starts_with("flags") && l.split_whitespace().any(|w| w == "bmi2"))
+                .any(|l| l.starts_with("flags") && l.split_whitespace().any(|w| w == flag))
         })
         .unwrap_or(false)
+}
+
+/// The first value of a `/proc/cpuinfo` field (`model name`, `cpu family`, ...).
+pub fn cpuinfo_field(field: &str) -> Option<String> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    text.lines().find_map(|l| {
+        let (key, value) = l.split_once(':')?;
+        (key.trim() == field).then(|| value.trim().to_string())
+    })
+}
+
+/// CPU 0's caches from `/sys/devices/system/cpu/cpu0/cache/index*`:
+/// (level, type as the kernel names it: `Data`, `Instruction`, `Unified`, bytes).
+pub fn caches() -> Vec<(u32, String, u64)> {
+    let mut out = Vec::new();
+    let dir = Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("index"))
+        {
+            continue;
+        }
+        let read = |f: &str| std::fs::read_to_string(path.join(f)).map(|s| s.trim().to_string());
+        let (Ok(level), Ok(kind), Ok(size)) = (read("level"), read("type"), read("size")) else {
+            continue;
+        };
+        if let (Ok(level), Some(bytes)) = (level.parse(), parse_size(&size)) {
+            out.push((level, kind, bytes));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `48K`, `2048K`, `32M`, `512` -> bytes.
+fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => text.split_at(i),
+        None => (text, ""),
+    };
+    let n: u64 = digits.parse().ok()?;
+    let scale = match unit.trim() {
+        "" | "B" => 1,
+        "K" | "KB" | "KiB" => 1 << 10,
+        "M" | "MB" | "MiB" => 1 << 20,
+        "G" | "GB" | "GiB" => 1 << 30,
+        _ => return None,
+    };
+    Some(n * scale)
 }
 
 /// hq and magic always; pext when the CPU has BMI2.
@@ -310,15 +388,7 @@ pub fn commit() -> String {
 }
 
 pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
+    cpuinfo_field("model name").unwrap_or_else(|| "unknown".into())
 }
 
 pub fn median(values: &mut [f64]) -> f64 {
