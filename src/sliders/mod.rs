@@ -2,7 +2,7 @@
 //!
 //! | backend (feature) | type | idea | tables |
 //! | --- | --- | --- | --- |
-//! | `hq` (default) | [`Hq`] | hyperbola quintessence: `o - 2s` on a line, byte-swapped for the other direction; ranks by lookup; both diagonals in one SSE register | 2.5 KiB |
+//! | `hq` (default) | [`Hq`] | hyperbola quintessence: `o - 2s` on a line, byte-swapped for the other direction; ranks by lookup; both diagonals in one SSE register | 5 KiB |
 //! | `magic` | `Magic` | fancy magic bitboards: `(occ & mask) * magic >> shift`, per-square blocks packed end to end | 841 KiB |
 //! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 841 KiB |
 //! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
