@@ -6,6 +6,7 @@
 //! cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
 //! cargo run -p xtask -- perft-track            # CI: compare with reports/perft-baseline.json
 //! cargo run -p xtask -- perft-track --update   # refresh the baseline
+//! cargo run -p xtask -- history [--commits N]   # the tracked workload at each of the last N src/ commits
 //! ```
 //!
 //! `lab` compares every sliding-attack backend in one run on one machine:
@@ -21,9 +22,11 @@
 //! runs perft with them alternating, counts instructions with callgrind, runs
 //! the criterion and gungraun benches against the peer crates, and writes
 //! `reports/<name>.md` with SVG charts in `reports/<name>/`. `perft-track` is
-//! the CI gate on instructions per perft node.
+//! the CI gate on instructions per perft node; `history` measures the same
+//! workload at past commits (cached) and charts it.
 
 mod charts;
+mod history;
 mod lab;
 mod report;
 mod svg;
@@ -37,7 +40,8 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- lab --render FILE     (re-render reports/sliders.md from a record)
   cargo run -p xtask -- lab --help            (what each option does)
   cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
-  cargo run -p xtask -- perft-track [--update]";
+  cargo run -p xtask -- perft-track [--update]
+  cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Some("lab") => lab::run(&args[1..]),
         Some("report") => report::run(&args[1..]),
         Some("perft-track") => track::run(&args[1..]),
+        Some("history") => history::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(true)
