@@ -745,7 +745,7 @@ fn measure(opts: &Options) -> Result<Record> {
     })
 }
 
-fn host() -> Host {
+pub fn host() -> Host {
     let caches = util::caches();
     let cache = |level: u32, kind: &str| {
         caches

@@ -29,7 +29,6 @@ mod charts;
 mod history;
 mod lab;
 mod report;
-mod svg;
 mod track;
 mod util;
 
