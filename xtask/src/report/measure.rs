@@ -159,7 +159,7 @@ pub fn measure(opts: &Options) -> Result<PeersRecord> {
             ),
         });
         methods.push(format!(
-            "process-bulk: whole process against whole process (`quince perft --depth D --fen F` with the `{}` build, `giga FEN D EXPECTED`), alternating, median of {} rounds; start-up included",
+            "process-bulk: whole process against whole process (`quince perft --depth D --fen F` with the `{}` build, `giga FEN D EXPECTED`), alternating, median of {} rounds, minus the median of the same command at depth 1 (start-up)",
             build.slider, opts.rounds
         ));
     }
@@ -335,40 +335,61 @@ fn time(program: &Path, args: &[String]) -> Result<f64> {
 }
 
 /// Quince and Gigantua alternating (which one goes first swaps each round);
-/// Mnodes/s at the median seconds of each.
+/// Mnodes/s at the median seconds of each, net of the median seconds of the
+/// same process at depth 1 (start-up: Gigantua fills its tables then).
 fn process_figures(quince: &Path, gigantua: &Path, rounds: usize) -> Result<Vec<Figure>> {
     let mut out = Vec::new();
+    let positions = util::standard_positions()?;
     for w in workloads(&PROCESS_DEPTHS, true)? {
-        let q_args: Vec<String> = vec![
-            "perft".into(),
-            "--depth".into(),
-            w.depth.to_string(),
-            "--fen".into(),
-            w.fen.clone(),
-        ];
-        let g_args: Vec<String> = vec![w.fen.clone(), w.depth.to_string(), w.nodes.to_string()];
-        let (mut q, mut g) = (Vec::new(), Vec::new());
+        let d1 = positions
+            .iter()
+            .find(|(n, _, _)| *n == w.position)
+            .and_then(|(_, _, c)| c.first().copied())
+            .ok_or_else(|| format!("{}: no depth-1 count", w.position))?;
+        let q_args = |depth: u32| -> Vec<String> {
+            vec![
+                "perft".into(),
+                "--depth".into(),
+                depth.to_string(),
+                "--fen".into(),
+                w.fen.clone(),
+            ]
+        };
+        let g_args =
+            |depth: u32, nodes: u64| vec![w.fen.clone(), depth.to_string(), nodes.to_string()];
+        let (mut q, mut g, mut q1, mut g1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
+            let mut quince_turn = || -> Result<()> {
+                q.push(time(quince, &q_args(w.depth))?);
+                q1.push(time(quince, &q_args(1))?);
+                Ok(())
+            };
             if round % 2 == 0 {
-                q.push(time(quince, &q_args)?);
-                g.push(time(gigantua, &g_args)?);
+                quince_turn()?;
+                g.push(time(gigantua, &g_args(w.depth, w.nodes))?);
+                g1.push(time(gigantua, &g_args(1, d1))?);
             } else {
-                g.push(time(gigantua, &g_args)?);
-                q.push(time(quince, &q_args)?);
+                g.push(time(gigantua, &g_args(w.depth, w.nodes))?);
+                g1.push(time(gigantua, &g_args(1, d1))?);
+                quince_turn()?;
             }
         }
         let workload = format!("{} d{}", w.position, w.depth);
+        let net = |runs: &mut Vec<f64>, startup: &mut Vec<f64>| {
+            (median(runs) - median(startup)).max(1e-6)
+        };
+        let (qs, gs) = (net(&mut q, &mut q1), net(&mut g, &mut g1));
         eprintln!(
-            "report:   {workload}: quince {:.3} s, gigantua {:.3} s (medians)",
-            median(&mut q.clone()),
-            median(&mut g.clone())
+            "report:   {workload}: quince {qs:.3} s, gigantua {gs:.3} s (medians, start-up subtracted: quince {:.4} s, gigantua {:.4} s)",
+            median(&mut q1),
+            median(&mut g1)
         );
-        for (engine, seconds) in [("quince", &mut q), ("gigantua", &mut g)] {
+        for (engine, seconds) in [("quince", qs), ("gigantua", gs)] {
             out.push(Figure {
                 group: "process-bulk".into(),
                 workload: workload.clone(),
                 engine: engine.into(),
-                value: round(w.nodes as f64 / median(seconds) / 1e6, 1),
+                value: round(w.nodes as f64 / seconds / 1e6, 1),
                 unit: "Mnodes/s".into(),
             });
         }
