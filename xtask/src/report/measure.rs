@@ -236,7 +236,9 @@ fn criterion_figures(results: &CriterionResults, slider: &str) -> Vec<Figure> {
         let workload = match (group, variant) {
             ("movegen", "") => "legal moves listed".to_string(),
             ("movegen", "count") => "legal moves counted".to_string(),
-            ("make", v) => format!("{v}-make"),
+            ("make", "unmake") => "make + unmake".to_string(),
+            ("make", "copy") => "copy-make".to_string(),
+            ("make", "play") => "play (child returned)".to_string(),
             (_, v) => v.to_string(),
         };
         if let Some(v) = per_second(results, id) {

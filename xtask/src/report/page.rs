@@ -261,6 +261,11 @@ fn peers_section(
             "process-bulk",
             "Bulk perft, whole process, Mnodes/s (against Gigantua)",
         ),
+        (
+            "movegen",
+            "Move generation alone, million legal moves per second",
+        ),
+        ("make", "Make/unmake alone, million moves per second"),
     ] {
         let workloads = r.workloads(group);
         if workloads.is_empty() {
@@ -271,19 +276,26 @@ fn peers_section(
         let _ = writeln!(s, "### {title}\n");
         let _ = writeln!(
             s,
-            "| position | {} | Quince / best other |\n| --- |{} ---: |",
+            "| {} | {} | Quince / best other |\n| --- |{} ---: |",
+            if group == "movegen" || group == "make" {
+                "workload"
+            } else {
+                "position"
+            },
             engines.join(" | "),
             " ---: |".repeat(engines.len())
         );
         for w in &workloads {
             let values: Vec<Option<f64>> = engines.iter().map(|e| r.get(group, w, e)).collect();
-            let others = values[1..].iter().flatten().copied();
+            let others: Vec<f64> = values[1..].iter().flatten().copied().collect();
             let best = if lower {
-                others.fold(f64::INFINITY, f64::min)
+                others.iter().copied().fold(f64::INFINITY, f64::min)
             } else {
-                others.fold(0.0, f64::max)
+                others.iter().copied().fold(0.0, f64::max)
             };
-            let ratio = values[0].map(|q| if lower { best / q } else { q / best });
+            let ratio = values[0]
+                .filter(|_| !others.is_empty())
+                .map(|q| if lower { best / q } else { q / best });
             let _ = writeln!(
                 s,
                 "| {w} | {} | {} |",
@@ -296,7 +308,7 @@ fn peers_section(
             );
         }
         s.push('\n');
-        if group == "perft-bulk" || group == "perft-full" {
+        if group == "perft-bulk" || group == "perft-full" || group == "process-bulk" {
             let file = format!("peers-{group}-{}.svg", slug(family));
             let bars = engines
                 .iter()
@@ -305,17 +317,36 @@ fn peers_section(
                     Some((e.clone(), g))
                 })
                 .collect::<Vec<_>>();
-            let best = bars.iter().map(|b| b.1).fold(0.0, f64::max);
+            // The best engine other than Quince, and Quince's ratio to it.
+            let best_other = bars
+                .iter()
+                .filter(|b| b.0 != "quince")
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .cloned();
+            let quince = bars.iter().find(|b| b.0 == "quince").map(|b| b.1);
+            let short = family.split(" (").next().unwrap_or(family);
             let svg = horizontal_bars(&BarChart {
-                title: format!("{title}, geometric mean of six positions ({family})"),
+                title: format!(
+                    "{}, geomean of 6 positions, {short}",
+                    title.replace(", Mnodes/s", "")
+                ),
                 x_desc: "Mnodes/s (more is better)".into(),
                 bars: bars
                     .iter()
-                    .map(|(e, g)| Bar {
-                        label: e.clone(),
-                        value: *g,
-                        text: format!("{g:.0} ({:.2}x of best)", g / best),
-                        highlight: *g == best,
+                    .map(|(e, g)| {
+                        let text = match (&best_other, quince) {
+                            (Some((b, bv)), Some(q)) if e == "quince" => {
+                                format!("{g:.0}: {:.2}x {b}", q / bv)
+                            }
+                            (Some((b, _)), _) if b == e => format!("{g:.0} (best other)"),
+                            _ => format!("{g:.0}"),
+                        };
+                        Bar {
+                            label: e.clone(),
+                            value: *g,
+                            text,
+                            highlight: e == "quince",
+                        }
                     })
                     .collect(),
             })?;
@@ -323,23 +354,6 @@ fn peers_section(
             std::fs::write(&out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
             let _ = writeln!(s, "![{title}](charts/{file})\n");
         }
-    }
-    let moves: Vec<(&str, &str)> = vec![("movegen", "Move generation"), ("make", "Make/unmake")];
-    let mut rows = String::new();
-    for (group, what) in moves {
-        for w in r.workloads(group) {
-            for e in r.engines_in(group) {
-                if let Some(v) = r.get(group, &w, &e) {
-                    let _ = writeln!(rows, "| {what} | {w} | {e} | {v:.1} |");
-                }
-            }
-        }
-    }
-    if !rows.is_empty() {
-        let _ = writeln!(
-            s,
-            "### Move generation and make/unmake alone, million moves per second\n\n| bench | what | engine | Mmoves/s |\n| --- | --- | --- | ---: |\n{rows}"
-        );
     }
     if !r.methods.is_empty() {
         let _ = writeln!(s, "Method:\n");
