@@ -5,7 +5,7 @@
 //! Mnodes/s and Quince's ratio to the best peer, then the same ratio from
 //! the fastest rounds and as a median of per-round ratios. The header
 //! names the host CPU: the ratios differ between CPU generations (see
-//! `reports/speed-2026-11-23-evening.md`).
+//! `reports/archive/speed-2026-11-23-evening.md`).
 //!
 //! ```sh
 //! RUSTFLAGS='-C target-cpu=x86-64-v3' cargo run --release --no-default-features \

@@ -544,7 +544,7 @@ fn castling_targets(
 /// generator's `Context`: a reference made every caller store the whole
 /// context to memory first, castling or not (callgrind, full-make start d5:
 /// PEXT 136.7 -> 135.6 instructions per node, but magic 135.8 -> 138.7;
-/// `reports/speed-2026-11-23-evening.md`).
+/// `reports/archive/speed-2026-11-23-evening.md`).
 #[inline(never)]
 fn king_path_is_safe(pos: &Position, them: Color, king_path: Bitboard, lifted: Bitboard) -> bool {
     !king_path

@@ -60,7 +60,7 @@ impl Position {
     /// leaves (nearly every make), and only counts its moves. Skipping the
     /// key, board-array and clock updates saves about 30 instructions per
     /// make (callgrind, PEXT, bulk perft start position d5: 24.3 -> 22.0
-    /// instructions per node; `reports/speed-2026-11-22-night.md`). The
+    /// instructions per node; `reports/archive/speed-2026-11-22-night.md`). The
     /// mover comes from the generator's batch, not a board read.
     #[inline(always)]
     pub(crate) fn with_counting_child<R>(
@@ -283,7 +283,7 @@ impl Position {
     /// the move's 32-byte loads over `make`'s just-issued narrow stores
     /// cannot be forwarded from the store buffer, a stall per child (perf:
     /// a quarter of full-make perft's time on one load; with this, perft
-    /// 1.2-1.3x faster, `reports/speed-2026-11-22-evening.md`).
+    /// 1.2-1.3x faster, `reports/archive/speed-2026-11-22-evening.md`).
     /// `inline(always)` keeps the child in place.
     ///
     /// ```
