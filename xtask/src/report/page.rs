@@ -397,15 +397,18 @@ fn sliders_section(
         let f = |v: Option<f64>, p: usize| v.map_or("-".into(), |v| format!("{v:.p$}"));
         let _ = writeln!(
             s,
-            "| {} | `{}` | {} | {} | {} | {} | {} ({}) |",
+            "| {} | `{}` | {} | {} | {} | {} | {} |",
             k + 1,
             b.name,
             f(b.bulk_ratio_to_best_geomean, 2),
             f(b.full_ratio_to_best_geomean, 2),
             f(b.bulk_instructions_per_node_geomean, 1),
             f(b.lookups_per_second.map(|l| l / 1e6), 0),
-            kib(b.table_bytes),
-            b.fits
+            if b.table_bytes == 0 {
+                "none".to_string()
+            } else {
+                format!("{} ({})", kib(b.table_bytes), b.fits)
+            }
         );
     }
     for skipped in &r.skipped {
