@@ -1,44 +1,59 @@
 #!/usr/bin/env python3
-"""A small match runner: two engines, python-chess in the middle.
+"""The match runner Quince's strength changes are decided with.
 
-* Openings come from BOOK, a few balanced main lines; each is played twice
-  with colours swapped, so neither engine profits from a lucky opening.
-* The runner keeps the clocks: it times every move itself (wall clock around
-  the engine call) and an engine whose clock runs out loses on time.
-* Games end by the rules only: checkmate, stalemate, insufficient material,
-  threefold repetition and the fifty-move rule (claimed at once).
-* An illegal or missing move loses the game and is counted.
-* Output: W/D/L for engine A, its score and the Elo difference with a 95 %
-  margin (normal approximation over game results), and a PGN file.
-* With `--sprt ELO0,ELO1` the match is a sequential probability ratio test
-  (alpha = beta = 0.05): after every game the log-likelihood ratio of
-  "A is ELO1 stronger" against "A is ELO0 stronger" is updated, and the match
-  stops as soon as it crosses a bound (H1 accepted: the change helps; H0:
-  it does not) or `--games` is reached (inconclusive). This is how a change
-  to the search or evaluation is tested: the new build as A, the old as B,
-  e.g. `--sprt 0,10 --games 2000`.
+Two engines, python-chess in the middle:
 
-Fairy-Max speaks xboard and announces `feature setboard=0`; python-chess
-refuses such engines because it needs `setboard` for arbitrary start
-positions. Every game here starts from the standard position (the book
-moves are sent as moves), so StandardStartXBoard accepts the feature and
-refuses any game that would need `setboard`.
+* Openings: `--openings FILE` (one FEN per line; `tools/openings.epd` holds
+  500 balanced positions from `tools/openings.py`) or, without it, twelve
+  built-in main lines played as moves from the start position (for engines
+  such as Fairy-Max that cannot set up a position). Every opening is a
+  *pair* of games with colours swapped, played back to back by one worker.
+* `--concurrency N` workers play N games at once, each with its own two
+  engine processes. One per core is the rule: two on the 2-core machines.
+* Clocks are kept by the runner (wall clock around each engine call); an
+  engine whose clock runs out loses on time, one that hangs past its clock
+  is stopped and restarted, and one that crashes loses and is restarted.
+  An illegal or missing move loses. All three are counted.
+* Games end by the rules (mate, stalemate, insufficient material,
+  threefold repetition and fifty moves, claimed at once) or, with
+  `--adjudicate`, when both engines agree the game is decided (a score of
+  at least 1000 cp for 6 plies in a row: resign; at most 10 cp for 12 plies
+  after move 40: draw). Adjudication saves about a third of the time of an
+  SPRT and is off for the matches against other engines that are reported.
+* Statistics (tools/sprt.py): W/D/L, the pentanomial count of pairs, the
+  Elo difference with its 95 % margin from the pairs, and with
+  `--sprt ELO0,ELO1` a GSPRT (alpha = beta = 0.05) that stops the match as
+  soon as it decides.
+* `--state FILE` makes a run resumable: every finished pair is appended as
+  a JSON line; started again with the same file, the run skips those pairs
+  and carries on (the other arguments must be the same).
+* The last line is `summary: {...}`, one JSON object (games, W/D/L,
+  pentanomial, Elo, margin, LLR, verdict, time losses, illegal moves,
+  crashes) for scripts; `--json FILE` writes the same object to a file.
 
-Example (see reports/strength.md):
-    tools/match.py --a target/release/quince --b /usr/games/fairymax --b-proto xboard \\
-        --games 20 --tc 10+0.1 --pgn reports/quince-fairymax.pgn
+An SPRT of a search change (the new build as A, the old as B):
+    tools/match.py --a target/new/quince --b target/old/quince \\
+        --openings tools/openings.epd --tc 4+0.04 --concurrency 2 \\
+        --adjudicate --sprt 0,10 --games 4000 --state sprt.jsonl
 """
 import argparse
+import asyncio
+import concurrent.futures
 import datetime
-import math
+import json
+import os
 import sys
+import threading
 import time
 
 import chess
 import chess.engine
 import chess.pgn
 
-# Balanced main lines (UCI moves), each played with both colours.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sprt  # noqa: E402
+
+# Balanced main lines (UCI moves), for engines that cannot set up a position.
 BOOK = [
     ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6"),
     ("Italian", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6"),
@@ -54,9 +69,16 @@ BOOK = [
     ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 g1f3 f8g7"),
 ]
 
+RESIGN_CP, RESIGN_PLIES = 1000, 6
+DRAW_CP, DRAW_PLIES, DRAW_FROM_PLY = 10, 12, 80
+# Seconds an engine may run past its clock before it is taken for hung.
+HANG_GRACE = 5.0
+
 
 class _TolerantFeatures(dict):
-    """Stores `setboard=0` as accepted (see the module notes)."""
+    """Stores `setboard=0` as accepted: Fairy-Max announces it, python-chess
+    would refuse the engine, and games from the start position need no
+    `setboard` (StandardStartXBoard refuses any other)."""
 
     def __setitem__(self, key, value):
         if key == "setboard" and value in (0, "0"):
@@ -78,22 +100,43 @@ class StandardStartXBoard(chess.engine.XBoardProtocol):
 
 
 class Player:
-    def __init__(self, command, proto, options, name=None):
-        self.command = command
-        if proto == "uci":
-            self.engine = chess.engine.SimpleEngine.popen_uci(command, timeout=30)
+    """One engine process for one worker; restarted after a crash or hang."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.name = spec["name"]
+        self.engine = None
+        self.start()
+
+    def start(self):
+        if self.spec["proto"] == "uci":
+            self.engine = chess.engine.SimpleEngine.popen_uci(self.spec["command"], timeout=30)
         else:
-            self.engine = chess.engine.SimpleEngine.popen(StandardStartXBoard, command, timeout=30)
-        if options:
-            self.engine.configure(options)
-        self.name = name or self.engine.id.get("name", command)
-        self.nps = []
+            self.engine = chess.engine.SimpleEngine.popen(StandardStartXBoard, self.spec["command"], timeout=30)
+        if self.spec["options"]:
+            self.engine.configure(self.spec["options"])
+        if not self.name:
+            self.name = self.engine.id.get("name", self.spec["command"])
+
+    def restart(self):
+        self.close()
+        self.start()
+
+    def play(self, board, limit, game_id, deadline):
+        """The engine's move; raises TimeoutError past `deadline` seconds."""
+        engine = self.engine
+        info = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+        coro = asyncio.wait_for(engine.protocol.play(board, limit, game=game_id, info=info), deadline)
+        return asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop).result()
 
     def close(self):
         try:
             self.engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
-            pass
+        except Exception:  # a dead or hung engine: make sure it is gone
+            try:
+                self.engine.close()
+            except Exception:
+                pass
 
 
 def parse_options(pairs):
@@ -110,14 +153,29 @@ def parse_options(pairs):
     return options
 
 
-def play_game(white, black, opening, base, inc, stats, game_id):
-    """One game; returns (result, termination, pgn game)."""
-    board = chess.Board()
-    for uci in opening[1].split():
-        board.push_uci(uci)
+def adjudicated(board, scores):
+    """A result both engines' recent scores (White's view) agree on, or None."""
+    recent = scores[-RESIGN_PLIES:]
+    if len(recent) == RESIGN_PLIES and None not in recent:
+        if all(s >= RESIGN_CP for s in recent):
+            return "1-0", "adjudication (resign)"
+        if all(s <= -RESIGN_CP for s in recent):
+            return "0-1", "adjudication (resign)"
+    recent = scores[-DRAW_PLIES:]
+    if board.ply() >= DRAW_FROM_PLY and len(recent) == DRAW_PLIES and None not in recent:
+        if all(abs(s) <= DRAW_CP for s in recent):
+            return "1/2-1/2", "adjudication (draw)"
+    return None
+
+
+def play_game(white, black, start, tc, adjudicate, counters, game_id):
+    """One game from `start` (a board); returns (result, termination, pgn)."""
+    base, inc = tc
+    board = start.copy()
     clocks = {chess.WHITE: base, chess.BLACK: base}
     players = {chess.WHITE: white, chess.BLACK: black}
-    result, termination = None, "normal"
+    scores = []
+    result = None
     while result is None:
         if board.is_game_over(claim_draw=True):
             outcome = board.outcome(claim_draw=True)
@@ -125,30 +183,44 @@ def play_game(white, black, opening, base, inc, stats, game_id):
             break
         side = board.turn
         player = players[side]
+        loses = "0-1" if side == chess.WHITE else "1-0"
         limit = chess.engine.Limit(
             white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=inc, black_inc=inc
         )
-        start = time.monotonic()
+        begun = time.monotonic()
         try:
-            played = player.engine.play(board, limit, game=game_id, info=chess.engine.INFO_BASIC)
+            played = player.play(board, limit, game_id, max(clocks[side], 0) + HANG_GRACE)
             move = played.move
+        except (asyncio.TimeoutError, concurrent.futures.TimeoutError, TimeoutError):
+            counters.count("hangs", player.role)
+            player.restart()
+            result, termination = loses, "time forfeit (engine hung)"
+            break
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            move, played = None, None
-            print(f"  {player.name}: {error}", file=sys.stderr)
-        elapsed = time.monotonic() - start
-        clocks[side] -= elapsed
+            print(f"  {player.name}: {error}", file=sys.stderr, flush=True)
+            counters.count("crashes", player.role)
+            player.restart()
+            result, termination = loses, "engine error"
+            break
+        clocks[side] -= time.monotonic() - begun
         if clocks[side] < 0:
-            stats["time_losses"][player.name] = stats["time_losses"].get(player.name, 0) + 1
-            result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
+            counters.count("time_losses", player.role)
+            result, termination = loses, "time forfeit"
             break
         if move is None or move not in board.legal_moves:
-            stats["illegal"][player.name] = stats["illegal"].get(player.name, 0) + 1
-            result, termination = ("0-1" if side == chess.WHITE else "1-0"), "illegal move"
+            counters.count("illegal", player.role)
+            result, termination = loses, "illegal move"
             break
         clocks[side] += inc
-        if played is not None and played.info.get("nps"):
-            player.nps.append(played.info["nps"])
+        if played.info.get("nps"):
+            counters.nps(player.role, played.info["nps"])
+        score = played.info.get("score")
+        scores.append(None if score is None else score.white().score(mate_score=100_000))
         board.push(move)
+        if adjudicate:
+            decided = adjudicated(board, scores)
+            if decided:
+                result, termination = decided
     game = chess.pgn.Game.from_board(board)
     game.headers.update(
         {
@@ -157,7 +229,6 @@ def play_game(white, black, opening, base, inc, stats, game_id):
             "White": white.name,
             "Black": black.name,
             "Result": result,
-            "Opening": opening[0],
             "TimeControl": f"{base:g}+{inc:g}",
             "Termination": termination,
         }
@@ -165,63 +236,138 @@ def play_game(white, black, opening, base, inc, stats, game_id):
     return result, termination, game
 
 
-def elo(score):
-    score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400 * math.log10(1 / score - 1)
+class Tally:
+    """Everything the workers report, behind one lock."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.wdl = [0, 0, 0]
+        self.ptnml = [0, 0, 0, 0, 0]
+        self.terminations = {}
+        self.events = {"time_losses": {}, "illegal": {}, "crashes": {}, "hangs": {}}
+        self.nps_sum = {"A": 0, "B": 0}
+        self.nps_n = {"A": 0, "B": 0}
+        self.done = set()
+
+    def count(self, event, role):
+        with self.lock:
+            self.events[event][role] = self.events[event].get(role, 0) + 1
+
+    def nps(self, role, value):
+        with self.lock:
+            self.nps_sum[role] += value
+            self.nps_n[role] += 1
+
+    def add_pair(self, record):
+        """Takes a finished pair (also one replayed from a state file)."""
+        points = 0.0
+        for game in record["games"]:
+            score = {"1-0": 1.0, "0-1": 0.0}.get(game["result"], 0.5)
+            a_score = score if game["a_white"] else 1 - score
+            points += a_score
+            self.wdl[{1.0: 0, 0.5: 1, 0.0: 2}[a_score]] += 1
+            self.terminations[game["termination"]] = self.terminations.get(game["termination"], 0) + 1
+        self.ptnml[int(points * 2)] += 1
+        self.done.add(record["pair"])
+        for event, roles in record.get("events", {}).items():
+            for role, n in roles.items():
+                self.events[event][role] = self.events[event].get(role, 0) + n
 
 
-def elo_with_margin(wins, draws, losses):
-    n = wins + draws + losses
-    p = (wins + draws / 2) / n
-    variance = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p**2) / n
-    sigma = math.sqrt(variance / n)
-    low, high = elo(p - 1.96 * sigma), elo(p + 1.96 * sigma)
-    return elo(p), (high - low) / 2
+def load_openings(path):
+    """(name, start board) pairs: FEN lines from `path`, or the book lines."""
+    openings = []
+    if path is None:
+        for name, line in BOOK:
+            board = chess.Board()
+            for uci in line.split():
+                board.push_uci(uci)
+            openings.append((name, board))
+        return openings
+    with open(path) as lines:
+        for number, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                board = chess.Board(line)
+            except ValueError as error:
+                sys.exit(f"{path}:{number}: not a FEN: {error}")
+            if not board.is_valid():
+                sys.exit(f"{path}:{number}: not a legal position: {line}")
+            # Keep the opening as root + no moves; the PGN records its FEN.
+            openings.append((f"{os.path.basename(path)}:{number}", board))
+    if not openings:
+        sys.exit(f"{path}: no positions")
+    return openings
 
 
-def expected_score(elo_diff):
-    return 1 / (1 + 10 ** (-elo_diff / 400))
+class PairLog:
+    """Events of one pair of games, stored with it so a resumed run counts them."""
+
+    def __init__(self, tally):
+        self.tally = tally
+        self.events = {}
+
+    def count(self, event, role):
+        roles = self.events.setdefault(event, {})
+        roles[role] = roles.get(role, 0) + 1
+
+    def nps(self, role, value):
+        self.tally.nps(role, value)
 
 
-def sprt_llr(wins, draws, losses, elo0, elo1):
-    """Log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0).
-
-    The generalised SPRT in its normal approximation: with the per-game
-    score mean m and variance v measured from the games so far, and s0, s1
-    the scores the two hypotheses expect, LLR = n (s1 - s0)(2m - s0 - s1) / (2v).
-    """
-    n = wins + draws + losses
-    if n == 0 or wins + losses == 0:
-        return 0.0
-    m = (wins + draws / 2) / n
-    v = (wins * (1 - m) ** 2 + draws * (0.5 - m) ** 2 + losses * m**2) / n
-    if v <= 0:
-        return 0.0
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
-
-
-def sprt_bounds(alpha=0.05, beta=0.05):
-    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+def summary(tally, args, names, sprt_test):
+    """The match's figures as one dict (the `summary:` line)."""
+    games = sum(tally.wdl)
+    out = {
+        "a": names["A"],
+        "b": names["B"],
+        "tc": args.tc,
+        "games": games,
+        "pairs": sum(tally.ptnml),
+        "wdl": tally.wdl,
+        "pentanomial": tally.ptnml,
+        "score": (tally.wdl[0] + tally.wdl[1] / 2) / games if games else None,
+        "terminations": tally.terminations,
+        "time_losses": tally.events["time_losses"],
+        "illegal_moves": tally.events["illegal"],
+        "crashes": tally.events["crashes"],
+        "hangs": tally.events["hangs"],
+        "nps": {r: round(tally.nps_sum[r] / tally.nps_n[r]) for r in "AB" if tally.nps_n[r]},
+    }
+    estimate = sprt.elo_estimate(tally.ptnml) if sum(tally.ptnml) > 1 else None
+    if estimate:
+        out["elo"], out["elo_margin"] = round(estimate[0], 1), round(estimate[1], 1)
+    trinomial = sprt.elo_estimate_trinomial(tally.wdl) if games > 1 else None
+    if trinomial:
+        out["elo_trinomial"], out["elo_trinomial_margin"] = round(trinomial[0], 1), round(trinomial[1], 1)
+    if sprt_test:
+        elo0, elo1, lower, upper = sprt_test
+        llr = sprt.sprt_llr(tally.ptnml, elo0, elo1)
+        out["sprt"] = {"elo0": elo0, "elo1": elo1, "llr": round(llr, 3), "lower": round(lower, 3), "upper": round(upper, 3)}
+        out["verdict"] = "H1" if llr >= upper else "H0" if llr <= lower else "inconclusive"
+    return out
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--a", required=True, help="engine A command (the one being measured)")
-    parser.add_argument("--a-proto", choices=["uci", "xboard"], default="uci")
-    parser.add_argument("--a-opt", action="append", help="engine A option NAME=VALUE (repeatable)")
-    parser.add_argument("--b", required=True, help="engine B command")
-    parser.add_argument("--b-proto", choices=["uci", "xboard"], default="uci")
-    parser.add_argument("--b-opt", action="append", help="engine B option NAME=VALUE (repeatable)")
-    parser.add_argument("--b-name", help="name of engine B in the PGN (e.g. 'Stockfish Elo 2000')")
-    parser.add_argument("--games", type=int, default=20, help="number of games (even: each opening twice)")
+    for role in ("a", "b"):
+        parser.add_argument(f"--{role}", required=True, help=f"engine {role.upper()} command")
+        parser.add_argument(f"--{role}-proto", choices=["uci", "xboard"], default="uci")
+        parser.add_argument(f"--{role}-opt", action="append", help="engine option NAME=VALUE (repeatable)")
+        parser.add_argument(f"--{role}-name", help="name in the PGN and the summary")
+    parser.add_argument("--games", type=int, default=20, help="most games to play (rounded up to pairs)")
     parser.add_argument("--tc", default="10+0.1", help="base seconds + increment seconds")
-    parser.add_argument("--pgn", default="match.pgn")
-    parser.add_argument(
-        "--sprt", metavar="ELO0,ELO1", help="stop when an SPRT (alpha = beta = 0.05) of ELO0 against ELO1 decides"
-    )
+    parser.add_argument("--openings", help="FEN file (e.g. tools/openings.epd); default: 12 built-in lines")
+    parser.add_argument("--concurrency", type=int, default=1, help="games at once (one per core)")
+    parser.add_argument("--adjudicate", action="store_true", help="end decided games early (see above)")
+    parser.add_argument("--sprt", metavar="ELO0,ELO1", help="stop when a GSPRT (alpha = beta = 0.05) decides")
+    parser.add_argument("--state", help="JSON-lines file of finished pairs: resume from it, append to it")
+    parser.add_argument("--pgn", default="match.pgn", help="PGN output (appended to when resuming)")
+    parser.add_argument("--json", help="also write the summary object to this file")
     args = parser.parse_args()
-    sprt = None
+    sprt_test = None
     if args.sprt:
         try:
             elo0, elo1 = (float(x) for x in args.sprt.split(","))
@@ -229,74 +375,130 @@ def main():
             parser.error("--sprt wants two Elo values, e.g. --sprt 0,10")
         if elo1 <= elo0:
             parser.error("--sprt: ELO1 must be larger than ELO0")
-        sprt = (elo0, elo1, *sprt_bounds())
-
-    base, _, inc = args.tc.partition("+")
-    base, inc = float(base), float(inc or 0)
-    for name, line in BOOK:
-        board = chess.Board()
-        for uci in line.split():
-            board.push_uci(uci)  # raises on a bad book line
-    a = Player(args.a, args.a_proto, parse_options(args.a_opt))
-    b = Player(args.b, args.b_proto, parse_options(args.b_opt), name=args.b_name)
-    stats = {"time_losses": {}, "illegal": {}}
-    wins = draws = losses = 0
-    terminations = {}
-    verdict = None
+        sprt_test = (elo0, elo1, *sprt.sprt_bounds())
     try:
-        with open(args.pgn, "w") as pgn:
-            for index in range(args.games):
-                opening = BOOK[(index // 2) % len(BOOK)]
-                a_white = index % 2 == 0
-                white, black = (a, b) if a_white else (b, a)
-                result, termination, game = play_game(white, black, opening, base, inc, stats, index)
-                print(game, file=pgn, end="\n\n")
-                pgn.flush()
-                a_score = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-                if not a_white:
-                    a_score = 1 - a_score
-                wins += a_score == 1.0
-                draws += a_score == 0.5
-                losses += a_score == 0.0
-                terminations[termination] = terminations.get(termination, 0) + 1
-                print(
-                    f"game {index + 1:3}/{args.games}: {white.name} - {black.name} {result} "
-                    f"({opening[0]}, {termination})   {a.name}: +{wins} ={draws} -{losses}",
-                    flush=True,
-                )
-                if sprt:
-                    elo0, elo1, lower, upper = sprt
-                    llr = sprt_llr(wins, draws, losses, elo0, elo1)
-                    print(f"  SPRT [{elo0:g}, {elo1:g}]: LLR {llr:+.2f} (bounds {lower:.2f}, {upper:.2f})", flush=True)
-                    if llr >= upper or llr <= lower:
-                        verdict = "H1 accepted (A is stronger)" if llr >= upper else "H0 accepted (no gain)"
-                        break
-    finally:
-        a.close()
-        b.close()
-    n = wins + draws + losses
-    if n == 0:
-        return 1
+        base, _, inc = args.tc.partition("+")
+        tc = (float(base), float(inc or 0))
+    except ValueError:
+        parser.error("--tc wants BASE+INC in seconds, e.g. 10+0.1")
+    if tc[0] <= 0 or tc[1] < 0 or args.games < 1 or args.concurrency < 1:
+        parser.error("--tc, --games and --concurrency must be positive")
+
+    openings = load_openings(args.openings)
+    pairs = (args.games + 1) // 2
+    tally = Tally()
+    if args.state and os.path.exists(args.state):
+        with open(args.state) as state:
+            for line in state:
+                if line.strip():
+                    tally.add_pair(json.loads(line))
+        print(f"resuming: {len(tally.done)} pairs already played ({args.state})", flush=True)
+    specs = {
+        role: {
+            "role": role,
+            "command": getattr(args, role.lower()),
+            "proto": getattr(args, f"{role.lower()}_proto"),
+            "options": parse_options(getattr(args, f"{role.lower()}_opt")),
+            "name": getattr(args, f"{role.lower()}_name"),
+        }
+        for role in "AB"
+    }
+    todo = [i for i in range(pairs) if i not in tally.done]
+    next_pair = iter(todo)
+    stop = threading.Event()
+    names = {}
+    output_lock = threading.Lock()
+
+    def worker():
+        players = {}
+        try:
+            for role in "AB":
+                players[role] = Player(specs[role])
+                players[role].role = role
+                names.setdefault(role, players[role].name)
+            if names["A"] == names["B"]:
+                names["A"], names["B"] = names["A"] + " (A)", names["B"] + " (B)"
+            for role in "AB":
+                players[role].name = names[role]
+            while not stop.is_set():
+                with output_lock:
+                    index = next(next_pair, None)
+                if index is None:
+                    return
+                opening_name, start = openings[index % len(openings)]
+                log = PairLog(tally)
+                record = {"pair": index, "opening": opening_name, "games": []}
+                for a_white in (True, False):
+                    white, black = (players["A"], players["B"]) if a_white else (players["B"], players["A"])
+                    result, termination, game = play_game(white, black, start, tc, args.adjudicate, log, index)
+                    game.headers["Opening"] = opening_name
+                    record["games"].append({"a_white": a_white, "result": result, "termination": termination})
+                    record.setdefault("pgn", []).append(str(game))
+                record["events"] = log.events
+                with output_lock:
+                    with tally.lock:
+                        tally.add_pair(record)
+                    with open(args.pgn, "a") as pgn:
+                        for text in record.pop("pgn"):
+                            print(text, file=pgn, end="\n\n")
+                    if args.state:
+                        with open(args.state, "a") as state:
+                            print(json.dumps(record), file=state)
+                    report(record)
+        finally:
+            for player in players.values():
+                player.close()
+
+    def report(record):
+        results = " ".join(g["result"] for g in record["games"])
+        w, d, l = tally.wdl
+        line = f"pair {len(tally.done):4}/{pairs} [{record['opening']}] {results}   A: +{w} ={d} -{l} ptnml {tally.ptnml}"
+        if sprt_test:
+            elo0, elo1, lower, upper = sprt_test
+            llr = sprt.sprt_llr(tally.ptnml, elo0, elo1)
+            line += f"  LLR {llr:+.2f} ({lower:.2f}, {upper:.2f})"
+            if llr >= upper or llr <= lower:
+                stop.set()
+        print(line, flush=True)
+
+    if not args.state or not os.path.exists(args.state):
+        open(args.pgn, "w").close()
+    if sprt_test and tally.done:
+        llr = sprt.sprt_llr(tally.ptnml, *sprt_test[:2])
+        if llr >= sprt_test[3] or llr <= sprt_test[2]:
+            stop.set()
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(args.concurrency)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(0.5)
+    except KeyboardInterrupt:
+        stop.set()
+        print("interrupted: finishing the games under way (Ctrl-C again to abandon them)", file=sys.stderr)
+        for thread in threads:
+            thread.join()
+    names.setdefault("A", specs["A"]["name"] or args.a)
+    names.setdefault("B", specs["B"]["name"] or args.b)
+    result = summary(tally, args, names, sprt_test)
     print()
-    print(f"{a.name} vs {b.name}, {n} games at {args.tc}")
-    print(f"W/D/L: {wins}/{draws}/{losses}  score {(wins + draws / 2) / n * 100:.1f} %")
-    if wins == n or losses == n:
-        # No spread in the results: only a bound, from a half point less (more).
-        bound = elo((n - 0.5) / n) if wins == n else elo(0.5 / n)
-        print(f"Elo difference: {'>=' if wins == n else '<='} {bound:+.0f} (all games one way; no margin)")
-    else:
-        diff, margin = elo_with_margin(wins, draws, losses)
-        print(f"Elo difference: {diff:+.0f} +- {margin:.0f} (95 %)")
-    if sprt:
-        elo0, elo1, lower, upper = sprt
-        llr = sprt_llr(wins, draws, losses, elo0, elo1)
-        print(f"SPRT [{elo0:g}, {elo1:g}]: LLR {llr:+.2f}, {verdict or 'inconclusive (games exhausted)'}")
-    print(f"terminations: {terminations}")
-    print(f"time losses: {stats['time_losses'] or 0}  illegal moves: {stats['illegal'] or 0}")
-    if a.nps:
-        print(f"{a.name} mean nps in games: {sum(a.nps) / len(a.nps):.0f}")
-    print(f"PGN: {args.pgn}")
-    return 0
+    print(f"{result['a']} vs {result['b']}: {result['games']} games at {args.tc}")
+    if result["games"]:
+        w, d, l = result["wdl"]
+        print(f"W/D/L {w}/{d}/{l}, score {result['score'] * 100:.1f} %, pentanomial {result['pentanomial']}")
+    if "elo" in result:
+        print(f"Elo {result['elo']:+.1f} +- {result['elo_margin']:.1f} (95 %, from pairs)")
+    if "sprt" in result:
+        s = result["sprt"]
+        print(f"SPRT [{s['elo0']:g}, {s['elo1']:g}]: LLR {s['llr']:+.2f} ({s['lower']:.2f}, {s['upper']:.2f}): {result['verdict']}")
+    print(f"time losses {result['time_losses'] or 0}, illegal moves {result['illegal_moves'] or 0}, "
+          f"crashes {result['crashes'] or 0}, hangs {result['hangs'] or 0}; PGN {args.pgn}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(result, out, indent=1)
+    print("summary: " + json.dumps(result), flush=True)
+    return 0 if result["games"] else 1
 
 
 if __name__ == "__main__":
