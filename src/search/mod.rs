@@ -503,6 +503,14 @@ impl<'a> Searcher<'a> {
         {
             return e.score;
         }
+        // Internal iterative reduction: without a hash move this node was
+        // never searched deeply, so ordering is poor and a full-depth search
+        // is mostly wasted; a shallower one finds a hash move for next time.
+        let depth = if depth >= 4 && tt_move == Move::NULL {
+            depth - 1
+        } else {
+            depth
+        };
         let static_eval = if in_check {
             -INFINITY
         } else {
