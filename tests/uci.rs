@@ -644,6 +644,24 @@ fn hash_options_resize_and_clear() {
 }
 
 #[test]
+fn the_largest_hash_is_granted_or_clamped_with_a_note() {
+    // 1 TiB: a machine with less memory refuses it and the engine halves
+    // it until granted, saying so; the table works either way.
+    let mut engine = Engine::start();
+    engine.send("setoption name Hash value 1048576");
+    let lines = engine.sync();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    if let Some(note) = lines.iter().find(|l| l.starts_with("info string Hash")) {
+        assert!(note.contains("refused 1048576 MiB; using"), "{note}");
+    }
+    engine.send("setoption name Hash value 2048");
+    engine.send("setoption name Clear Hash");
+    assert!(engine.sync().iter().all(|l| !l.contains("error")));
+    let lines = engine.go("go depth 6");
+    assert_legal_answer(&Position::startpos(), &lines);
+}
+
+#[test]
 fn end_of_input_during_a_search_exits_cleanly() {
     let mut engine = Engine::start();
     engine.send("go infinite");

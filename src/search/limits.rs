@@ -86,7 +86,10 @@ impl Limits {
         // u128 arithmetic: `go wtime 99999999999999999999` must not overflow.
         let available = u128::from(clock.saturating_sub(overhead));
         let increment = u128::from(self.increment[side.index()]);
-        let moves = u128::from(self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50));
+        // `movestogo 0` comes from GUIs that mean "not set"; taken as one
+        // move to go it would spend most of the clock on this move.
+        let moves_to_go = self.moves_to_go.filter(|&n| n > 0);
+        let moves = u128::from(moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50));
         let base = available / moves + increment.min(available) * 3 / 4;
         let soft = (base * 6 / 10).min(available * 4 / 10);
         let hard = (base * 3).min(available * 3 / 4).max(soft);
@@ -132,6 +135,14 @@ mod tests {
             let limit = u128::from(clock.saturating_sub(30)) * 3 / 4;
             assert!(u128::from(ms(budget.hard)) <= limit, "{clock} {inc}");
         }
+        // `movestogo 0` is "not set": the sudden-death share, not the whole clock.
+        limits.time = [Some(1000), Some(1000)];
+        limits.increment = [0, 0];
+        limits.moves_to_go = Some(0);
+        let odd = limits.budget(Color::White).unwrap();
+        limits.moves_to_go = None;
+        assert_eq!(odd, limits.budget(Color::White).unwrap());
+        assert!(ms(odd.hard) <= 200, "{odd:?}");
         limits.movetime = Some(1000);
         assert_eq!(ms(limits.budget(Color::White).unwrap().hard), 970);
     }

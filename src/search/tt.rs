@@ -25,8 +25,10 @@ pub enum Bound {
     Exact,
 }
 
-/// One stored result, 16 bytes.
+/// One stored result, 16 bytes. All-zero bytes are the empty slot (see
+/// [`TranspositionTable::new`], which relies on it).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 struct Slot {
     key: u64,
     mv: u16,
@@ -59,19 +61,36 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of at most `megabytes` MiB (at least one bucket). Returns
     /// `None` if the memory cannot be had, instead of aborting.
+    ///
+    /// The memory comes zeroed from the allocator, which on the usual
+    /// operating systems means fresh pages mapped lazily: creating even a
+    /// many-GiB table takes microseconds, and a page costs only when the
+    /// search first writes to it. (Filling a `Vec` with empty slots instead
+    /// wrote every page up front: about a second per 4 GiB, during which
+    /// `isready` went unanswered.)
     pub fn new(megabytes: usize) -> Option<TranspositionTable> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * size_of::<Slot>())).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(buckets * BUCKET).ok()?;
-        slots.resize(buckets * BUCKET, Slot::default());
-        Some(TranspositionTable { slots, age: 0 })
+        Some(TranspositionTable {
+            slots: zeroed_slots(buckets * BUCKET)?,
+            age: 0,
+        })
     }
 
-    /// Forgets everything (`ucinewgame`, `Clear Hash`).
+    /// The table's size in MiB (a power of two at most the size asked for).
+    pub fn megabytes(&self) -> usize {
+        self.slots.len() * size_of::<Slot>() >> 20
+    }
+
+    /// Forgets everything (`ucinewgame`, `Clear Hash`): a fresh zeroed
+    /// allocation, as quick as [`new`](Self::new); if that fails, the old
+    /// memory is wiped in place.
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        match zeroed_slots(self.slots.len()) {
+            Some(fresh) => self.slots = fresh,
+            None => self.slots.fill(Slot::default()),
+        }
         self.age = 0;
     }
 
@@ -159,6 +178,27 @@ impl TranspositionTable {
             .filter(|s| s.meta & 3 != 0 && s.meta & !3 == self.age & !3)
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// `count` empty slots in memory that the allocator hands out zeroed, or
+/// `None` if it refuses.
+fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
+    let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size (checked above). `Slot` is
+    // `repr(C)` and made of integers only, so all-zero bytes are a valid
+    // `Slot` (the empty one, `Slot::default()`). The pointer comes from the
+    // global allocator with exactly the layout of `count` slots, which is
+    // what `Vec::from_raw_parts` requires for length and capacity `count`.
+    unsafe {
+        let memory = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        if memory.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(memory, count, count))
     }
 }
 
@@ -251,5 +291,19 @@ mod tests {
         assert!(tt.probe(4 * buckets, 0).is_none());
         assert!(tt.probe(5 * buckets, 0).is_some());
         assert_eq!(tt.hashfull(), 1);
+    }
+
+    #[test]
+    fn tables_start_empty_and_clear_empties_them() {
+        let mut tt = TranspositionTable::new(2).unwrap();
+        assert_eq!(tt.megabytes(), 2);
+        assert!(tt.slots.iter().all(|s| s.meta == 0 && s.key == 0));
+        tt.store(7, 0, Move::NULL, 5, 5, 3, Bound::Exact);
+        assert!(tt.probe(7, 0).is_some());
+        tt.clear();
+        assert!(tt.probe(7, 0).is_none());
+        assert_eq!(tt.megabytes(), 2);
+        // An impossible size is refused, not an abort.
+        assert!(zeroed_slots(usize::MAX / 4).is_none());
     }
 }

@@ -27,7 +27,9 @@ pub const NAME: &str = concat!("Quince ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the Quince developers";
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 4096;
+/// 1 TiB: more than any machine here has, so the limit a user meets is the
+/// operating system's (a refused size is halved until it is granted).
+const MAX_HASH_MB: usize = 1 << 20;
 const MAX_MULTI_PV: usize = 256;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 const MAX_OVERHEAD_MS: u64 = 5000;
@@ -206,16 +208,26 @@ impl Engine {
                         "Hash must be a number of MiB from 1 to {MAX_HASH_MB}, got '{value}'"
                     ));
                 };
-                match TranspositionTable::new(mb as usize) {
-                    Some(tt) => {
-                        *self.lock_tt() = tt;
-                        self.options.hash_mb = mb as usize;
+                // Drop the old table first, so its memory counts as free.
+                *self.lock_tt() = TranspositionTable::new(1).expect("1 MiB is always available");
+                let mut granted = mb as usize;
+                let tt = loop {
+                    if let Some(tt) = TranspositionTable::new(granted) {
+                        break tt;
                     }
-                    None => self.error(&format!(
-                        "cannot allocate {mb} MiB; Hash stays {} MiB",
-                        self.options.hash_mb
-                    )),
+                    granted /= 2;
+                    if granted == 0 {
+                        break TranspositionTable::new(1).expect("1 MiB is always available");
+                    }
+                };
+                if granted < mb as usize {
+                    self.say(&format!(
+                        "info string Hash: the system refused {mb} MiB; using {} MiB",
+                        granted.max(1)
+                    ));
                 }
+                *self.lock_tt() = tt;
+                self.options.hash_mb = granted.max(1);
             }
             "clear hash" => self.lock_tt().clear(),
             "multipv" => match spin(value, 1, MAX_MULTI_PV as u64) {
