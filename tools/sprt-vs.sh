@@ -1,35 +1,42 @@
 #!/usr/bin/env bash
-# SPRT of the working tree's engine against an earlier commit.
+# SPRT of one commit's engine against another's.
 #
-#   tools/sprt-vs.sh BASE [ELO0,ELO1] [more tools/match.py arguments]
+#   tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [more tools/match.py arguments]
 #
-# Builds BASE (a commit, tag or branch) in a scratch worktree and the working
-# tree as it is, copies both binaries to target/sprt/{base,new}, and runs
-# tools/match.py with the settings every search change in reports/strength.md
-# was decided with: 500 balanced openings, 3+0.03, two games at once,
-# adjudication on, GSPRT [0, 10] by default, at most 6000 games. The run is
-# resumable: its state lives in target/sprt/<base>-<tree hash>.jsonl.
+# Builds NEW and BASE (commits, tags or branches) in scratch worktrees,
+# keeps the binaries as target/sprt/<commit>, and runs tools/match.py with
+# the settings every search change in reports/strength.md was decided
+# with: the 500 balanced openings of tools/openings.epd, 2+0.02, two games
+# at once, adjudication on, GSPRT [0, 10] unless given, at most 6000 games.
+# Every finished pair is appended to reports/sprt/<new>-vs-<base>.jsonl, so
+# an interrupted test resumes where it stopped when started again, and the
+# log is committed with the change it decided. The last line of the output
+# is the `summary:` JSON object.
 set -euo pipefail
-base=${1:?usage: tools/sprt-vs.sh BASE [ELO0,ELO1] [match.py arguments]}
-shift
-bounds=${1:-0,10}
-[[ $# -gt 0 ]] && shift
+new=${1:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
+base=${2:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
+shift 2
+bounds=0,10
+if [[ $# -gt 0 && $1 != -* ]]; then bounds=$1; shift; fi
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-out=target/sprt
-mkdir -p "$out"
+mkdir -p target/sprt reports/sprt
+build() {
+    local rev=$1 scratch
+    [[ -x target/sprt/$rev ]] && return
+    scratch=$(mktemp -d)
+    git worktree add --detach "$scratch" "$rev" >/dev/null
+    echo "building $rev" >&2
+    (cd "$scratch" && CARGO_TARGET_DIR="$root/target/sprt-build" cargo build --release --quiet --bin quince)
+    cp target/sprt-build/release/quince "target/sprt/$rev"
+    git worktree remove --force "$scratch"
+}
+new_rev=$(git rev-parse --short "$new")
 base_rev=$(git rev-parse --short "$base")
-scratch=$(mktemp -d)
-trap 'git worktree remove --force "$scratch" >/dev/null 2>&1 || true' EXIT
-git worktree add --detach "$scratch" "$base_rev" >/dev/null
-echo "building base $base_rev" >&2
-(cd "$scratch" && CARGO_TARGET_DIR="$root/target/sprt-base-build" cargo build --release --quiet --bin quince)
-cp target/sprt-base-build/release/quince "$out/base"
-echo "building the working tree" >&2
-cargo build --release --quiet --bin quince
-cp target/release/quince "$out/new"
-tree=$( (git diff "$base_rev"; git status --porcelain) | sha1sum | cut -c1-8)
-state="$out/$base_rev-$tree.jsonl"
-exec python3 tools/match.py --a "$out/new" --a-name "new" --b "$out/base" --b-name "base $base_rev" \
-    --openings tools/openings.epd --tc 3+0.03 --concurrency 2 --adjudicate \
-    --sprt "$bounds" --games 6000 --state "$state" --pgn "$out/$base_rev-$tree.pgn" "$@"
+build "$new_rev"
+build "$base_rev"
+name="$new_rev-vs-$base_rev"
+exec python3 tools/match.py --a "target/sprt/$new_rev" --a-name "new $new_rev" \
+    --b "target/sprt/$base_rev" --b-name "base $base_rev" \
+    --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
+    --sprt "$bounds" --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"
