@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Prints the SPRT log of reports/sprt/ as a Markdown table.
+
+Each `reports/sprt/<new>-vs-<base>.jsonl` is one test written by
+tools/sprt-vs.sh (one JSON line per finished pair of games). This script
+recomputes every figure from those lines, so the table in
+reports/strength.md is data, not prose:
+
+    tools/sprt-table.py [--bounds 0,10] [--dir reports/sprt]
+
+Columns: the change (the new commit's subject), the commits, games, W/D/L,
+the pentanomial count of pairs, Elo with its 95 % margin from the pairs,
+the LLR and the verdict (H1: the change gains, kept; H0: it does not,
+reverted; open: stopped before a decision).
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sprt  # noqa: E402
+
+
+def subject(rev):
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%s", rev], capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return "(commit not in this clone)"
+
+
+def tally(path):
+    wdl, ptnml = [0, 0, 0], [0, 0, 0, 0, 0]
+    for line in open(path):
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        points = 0.0
+        for game in record["games"]:
+            score = {"1-0": 1.0, "0-1": 0.0}.get(game["result"], 0.5)
+            a = score if game["a_white"] else 1 - score
+            points += a
+            wdl[{1.0: 0, 0.5: 1, 0.0: 2}[a]] += 1
+        ptnml[int(points * 2)] += 1
+    return wdl, ptnml
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", default="reports/sprt")
+    parser.add_argument("--bounds", default="0,10", help="ELO0,ELO1 the tests were run with")
+    args = parser.parse_args()
+    elo0, elo1 = (float(x) for x in args.bounds.split(","))
+    lower, upper = sprt.sprt_bounds()
+    paths = sorted(glob.glob(os.path.join(args.dir, "*-vs-*.jsonl")), key=os.path.getmtime)
+    print(f"| Change | New vs base | Games | W / D / L | Pentanomial | Elo (95 %) | LLR [{elo0:g}, {elo1:g}] | Verdict |")
+    print("|---|---|---|---|---|---|---|---|")
+    for path in paths:
+        new, _, base = os.path.basename(path)[: -len(".jsonl")].partition("-vs-")
+        wdl, ptnml = tally(path)
+        games = sum(wdl)
+        estimate = sprt.elo_estimate(ptnml) if sum(ptnml) > 1 else None
+        elo = f"{estimate[0]:+.1f} ± {estimate[1]:.1f}" if estimate else "-"
+        llr = sprt.sprt_llr(ptnml, elo0, elo1)
+        verdict = "H1 (kept)" if llr >= upper else "H0 (reverted)" if llr <= lower else "open"
+        w, d, l = wdl
+        print(
+            f"| {subject(new)} | `{new}` vs `{base}` | {games} | {w} / {d} / {l} | "
+            f"{' '.join(map(str, ptnml))} | {elo} | {llr:+.2f} | {verdict} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
