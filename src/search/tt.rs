@@ -80,7 +80,7 @@ impl TranspositionTable {
 
     /// The table's size in MiB (a power of two at most the size asked for).
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * size_of::<Slot>() >> 20
+        (self.slots.len() * size_of::<Slot>()) >> 20
     }
 
     /// Forgets everything (`ucinewgame`, `Clear Hash`): a fresh zeroed
