@@ -550,6 +550,15 @@ impl<'a> Searcher<'a> {
             let mv = moves[i];
             let quiet = !is_tactical(&self.pos, mv);
             let prunable = quiet && !pv_node && !in_check && found.score > -MATE_BOUND;
+            // SEE pruning: near the leaves, once a move has a real score, a
+            // move that loses material on its square is not worth a search;
+            // the margin grows with depth, so deeper nodes keep sacrifices.
+            if !in_check && found.score > -MATE_BOUND && depth <= 8 {
+                let margin = if quiet { -60 * depth } else { -100 * depth };
+                if static_exchange(&self.pos, mv) < margin {
+                    continue;
+                }
+            }
             let undo = self.push(mv);
             let gives_check = self.pos.in_check();
             // Late-move pruning and futility pruning of quiet moves that do not check.
