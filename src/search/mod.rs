@@ -17,6 +17,7 @@
 //! With a depth or node limit the search is deterministic: time is only
 //! consulted for time limits, so `quince bench` has a stable node count.
 
+pub mod correction;
 pub mod draw;
 pub mod limits;
 pub mod ordering;
@@ -28,6 +29,7 @@ use crate::eval::{evaluate, non_pawn_material};
 use crate::movegen::{has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
+use correction::CorrectionHistory;
 use limits::{Budget, Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
 use score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate, mated_in};
@@ -116,6 +118,7 @@ struct Searcher<'a> {
     null: Vec<bool>,
     root_index: usize,
     ordering: Ordering,
+    correction: CorrectionHistory,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Score; MAX_PLY + 2],
@@ -165,6 +168,7 @@ impl<'a> Searcher<'a> {
             keys,
             null,
             ordering: Ordering::default(),
+            correction: CorrectionHistory::default(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
@@ -511,10 +515,17 @@ impl<'a> Searcher<'a> {
         } else {
             depth
         };
-        let static_eval = if in_check {
+        // The table keeps the raw evaluation; the correction history's
+        // current view is added on every use.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.correction.correct(&self.pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -607,8 +618,18 @@ impl<'a> Searcher<'a> {
             }
         }
         let bound = bound_of(found.score, alpha, original_alpha, beta);
+        let quiet_best = found.mv == Move::NULL || !is_tactical(&self.pos, found.mv);
+        let informative = match bound {
+            Bound::Lower => found.score > static_eval,
+            Bound::Upper => found.score < static_eval,
+            Bound::Exact => true,
+        };
+        if !in_check && quiet_best && informative && !is_mate(found.score) {
+            self.correction
+                .update(&self.pos, raw_eval, found.score, depth);
+        }
         self.tt
-            .store(key, ply, found.mv, found.score, static_eval, depth, bound);
+            .store(key, ply, found.mv, found.score, raw_eval, depth, bound);
         found.score
     }
 
@@ -686,10 +707,15 @@ impl<'a> Searcher<'a> {
             return e.score;
         }
         let mut found = Found::NONE;
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            self.correction.correct(&self.pos, raw_eval)
         };
         if !in_check {
             if stand_pat >= beta {
@@ -745,7 +771,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let bound = bound_of(found.score, alpha, original_alpha, beta);
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         self.tt
             .store(key, ply, found.mv, found.score, eval, 0, bound);
         found.score
