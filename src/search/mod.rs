@@ -122,6 +122,9 @@ struct Searcher<'a> {
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Score; MAX_PLY + 2],
+    /// `excluded[ply]`: the move a singular-extension search at `ply`
+    /// leaves out (`Move::NULL` otherwise).
+    excluded: [Move; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     lmr: Box<[[u8; 64]; 64]>,
 }
@@ -172,6 +175,7 @@ impl<'a> Searcher<'a> {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             root_moves: Vec::new(),
             lmr: reduction_table(),
         }
@@ -498,7 +502,14 @@ impl<'a> Searcher<'a> {
         }
 
         let key = self.pos.key();
-        let entry = self.tt.probe(key, ply);
+        let excluded = self.excluded[ply];
+        // A search without the hash move must not see the hash entry, which
+        // is about the node with it.
+        let entry = if excluded == Move::NULL {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry
             && !pv_node
@@ -530,7 +541,7 @@ impl<'a> Searcher<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded == Move::NULL {
             // Reverse futility: far above beta near the leaves, assume it holds.
             if depth <= 6
                 && !is_mate(beta)
@@ -559,6 +570,9 @@ impl<'a> Searcher<'a> {
         for i in 0..count {
             pick(moves, &mut scores[..count], i);
             let mv = moves[i];
+            if mv == excluded {
+                continue;
+            }
             let quiet = !is_tactical(&self.pos, mv);
             let prunable = quiet && !pv_node && !in_check && found.score > -MATE_BOUND;
             // SEE pruning: near the leaves, once a move has a real score, a
@@ -568,6 +582,16 @@ impl<'a> Searcher<'a> {
                 let margin = if quiet { -60 * depth } else { -100 * depth };
                 if static_exchange(&self.pos, mv) < margin {
                     continue;
+                }
+            }
+            let mut singular = false;
+            if mv == tt_move
+                && let Some(e) = entry
+            {
+                match self.singular(e, depth, ply, beta) {
+                    Singular::Extend => singular = true,
+                    Singular::MultiCut(score) => return score,
+                    Singular::No => {}
                 }
             }
             let undo = self.push(mv);
@@ -581,7 +605,7 @@ impl<'a> Searcher<'a> {
                 quiets_tried.push(mv);
                 continue;
             }
-            let extension = i32::from(gives_check && ply < MAX_PLY / 2);
+            let extension = i32::from((gives_check || singular) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 -self.negamax(-beta, -alpha, new_depth, ply + 1, true)
@@ -624,6 +648,10 @@ impl<'a> Searcher<'a> {
             Bound::Upper => found.score < static_eval,
             Bound::Exact => true,
         };
+        if excluded != Move::NULL {
+            // The result is about the node without its best move: not for the table.
+            return found.score;
+        }
         if !in_check && quiet_best && informative && !is_mate(found.score) {
             self.correction
                 .update(&self.pos, raw_eval, found.score, depth);
@@ -631,6 +659,38 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, ply, found.mv, found.score, raw_eval, depth, bound);
         found.score
+    }
+
+    /// Singular extension: whether the hash move, which scored at least
+    /// `entry.score` in an earlier search, is much better than every other
+    /// move. A reduced search of the node without it, against a bound a
+    /// little below that score, says so if it fails low: then the hash
+    /// move is the only good one and is searched a ply deeper. If even
+    /// without it the node reaches `beta`, several moves do (multi-cut): the node is cut at once.
+    fn singular(&mut self, entry: tt::Entry, depth: i32, ply: usize, beta: Score) -> Singular {
+        let trusted = matches!(entry.bound, Bound::Lower | Bound::Exact);
+        if depth < 8 || !trusted || entry.depth < depth - 3 || is_mate(entry.score) {
+            return Singular::No;
+        }
+        let singular_beta = entry.score - 2 * depth;
+        self.excluded[ply] = entry.mv;
+        let score = self.negamax(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            false,
+        );
+        self.excluded[ply] = Move::NULL;
+        if self.stopped {
+            Singular::No
+        } else if score < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     /// Whether a quiet move near the leaves is not worth searching: too many
@@ -862,6 +922,15 @@ impl<'a> Searcher<'a> {
             .contains(&candidate)
             .then_some(candidate)
     }
+}
+
+/// What a singular-extension search found out about the hash move.
+enum Singular {
+    /// Search it a ply deeper.
+    Extend,
+    /// Other moves also reach beta: the node fails high with this score.
+    MultiCut(Score),
+    No,
 }
 
 /// Whether a stored score with `bound` decides a node searched with (alpha, beta).
