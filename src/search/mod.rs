@@ -74,6 +74,8 @@ struct RootMove {
     previous: Score,
     seldepth: usize,
     pv: Vec<Move>,
+    /// Nodes spent below this move, summed over the iterations.
+    nodes: u64,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's
@@ -209,6 +211,7 @@ impl<'a> Searcher<'a> {
                 previous: -INFINITY,
                 seldepth: 0,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
     }
@@ -298,7 +301,7 @@ impl<'a> Searcher<'a> {
         }
         if let Some(budget) = self.budget {
             // The next iteration would take longer than the one just done.
-            if self.start.elapsed() >= budget.soft {
+            if self.start.elapsed() >= budget.soft.mul_f64(self.soft_scale()) {
                 return true;
             }
             // One legal move, or a mate already found with time to spare:
@@ -309,6 +312,19 @@ impl<'a> Searcher<'a> {
             }
         }
         false
+    }
+
+    /// How much of the soft time limit this search should use, from the
+    /// share of all nodes that went into the best move: near 1 the choice
+    /// is clear and time is saved (down to half the limit); when other
+    /// moves needed as much work, the choice is close and the search goes
+    /// on (up to 1.5 times the limit, still inside the hard limit).
+    fn soft_scale(&self) -> f64 {
+        if self.nodes == 0 {
+            return 1.0;
+        }
+        let share = self.root_moves[0].nodes as f64 / self.nodes as f64;
+        ((1.6 - share) * 1.25).clamp(0.5, 1.5)
     }
 
     /// The search of one line with a window around the previous score,
@@ -350,6 +366,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            let nodes_before = self.nodes;
             let undo = self.push(mv);
             let extension = i32::from(self.pos.in_check());
             let new_depth = depth - 1 + extension;
@@ -363,6 +380,7 @@ impl<'a> Searcher<'a> {
                 s
             };
             self.pop(mv, undo);
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
