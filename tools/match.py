@@ -435,6 +435,7 @@ def main():
                     record["games"].append({"a_white": a_white, "result": result, "termination": termination})
                     record.setdefault("pgn", []).append(str(game))
                 record["events"] = log.events
+                record["finished"] = round(time.time(), 1)
                 with output_lock:
                     with tally.lock:
                         tally.add_pair(record)
