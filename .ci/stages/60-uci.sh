@@ -10,3 +10,19 @@ fi
 python3 tests/python/verify_tactics.py
 QUINCE=target/release/quince python3 tests/python/test_uci.py
 target/release/quince bench
+# The match tools: the statistics' self-test, and one pair of games through
+# the runner (two workers, the opening file, adjudication, a resumable
+# state file) whose summary line must show two games, no illegal move and
+# no crash or hang.
+python3 tools/sprt.py
+state=$(mktemp -d)
+tools/match.py --a target/release/quince --b target/release/quince \
+  --openings tools/openings.epd --tc 2+0.05 --games 2 --concurrency 2 --adjudicate \
+  --state "$state/pairs.jsonl" --pgn "$state/games.pgn" --json "$state/summary.json" | tail -3
+python3 - "$state/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["games"] == 2 and s["pairs"] == 1, s
+assert not s["illegal_moves"] and not s["crashes"] and not s["hangs"], s
+print("match runner: ok")
+PY
