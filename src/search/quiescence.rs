@@ -1,0 +1,105 @@
+//! Quiescence search: captures and promotions (all moves in check) until
+//! the position is quiet.
+
+use super::negamax::{Found, bound_of, cuts};
+use super::*;
+
+impl Searcher<'_> {
+    /// Quiescence: only captures and promotions (all moves when in check),
+    /// until the position is quiet, with the static evaluation as a
+    /// stand-pat lower bound. Captures that lose material by SEE, and
+    /// captures that cannot lift the score near alpha (delta pruning), are skipped.
+    pub(super) fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.pv_len[ply] = ply;
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if draw::insufficient_material(&self.pos) {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let entry = self.tt.probe(key, ply);
+        let pv_node = beta - alpha > 1;
+        if let Some(e) = entry
+            && !pv_node
+            && cuts(e.bound, e.score, alpha, beta)
+        {
+            return e.score;
+        }
+        let mut found = Found::NONE;
+        let raw_eval = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            self.correction.correct(&self.pos, raw_eval)
+        };
+        if !in_check {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            found.score = stand_pat;
+        }
+        let mut moves = legal_moves(&self.pos);
+        if in_check && moves.is_empty() {
+            return mated_in(ply);
+        }
+        let mut scores = [0i32; 256];
+        let mut count = 0;
+        for i in 0..moves.len() {
+            let mv = moves[i];
+            if in_check || is_tactical(&self.pos, mv) {
+                moves.as_mut_slice()[count] = mv;
+                scores[count] = mvv_lva(&self.pos, mv)
+                    + if mv.promotion() == Some(Piece::Queen) {
+                        8000
+                    } else {
+                        0
+                    };
+                count += 1;
+            }
+        }
+        let moves = &mut moves.as_mut_slice()[..count];
+        let original_alpha = alpha;
+        for i in 0..count {
+            pick(moves, &mut scores[..count], i);
+            let mv = moves[i];
+            if !in_check {
+                if mv.promotion().is_some_and(|p| p != Piece::Queen) {
+                    continue;
+                }
+                let gain = captured(&self.pos, mv).map_or(0, |p| SEE_VALUE[p.index()]);
+                if mv.promotion().is_none() && stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if static_exchange(&self.pos, mv) < 0 {
+                    continue;
+                }
+            }
+            let undo = self.push(mv);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pop(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if self.take_score(ply, mv, score, &mut found, &mut alpha, beta) {
+                break;
+            }
+        }
+        let bound = bound_of(found.score, alpha, original_alpha, beta);
+        let eval = if in_check { 0 } else { raw_eval };
+        self.tt
+            .store(key, ply, found.mv, found.score, eval, 0, bound);
+        found.score
+    }
+}
