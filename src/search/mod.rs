@@ -11,7 +11,6 @@
 //! * [`tt`]: transposition table (depth-preferred with aging).
 //! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history.
 //! * [`correction`]: correction history for the static evaluation.
-//! * [`histories`]: the statistics kept from one search of a game to the next.
 //! * [`see`]: static exchange evaluation.
 //! * [`limits`]: depth/node/time limits, the time budget, stop signals.
 //! * [`draw`], [`score`]: draw rules and mate-score encoding.
@@ -31,7 +30,6 @@
 
 pub mod correction;
 pub mod draw;
-pub mod histories;
 mod iterate;
 pub mod limits;
 mod negamax;
@@ -47,7 +45,6 @@ use crate::movegen::{has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
 use correction::CorrectionHistory;
-pub use histories::Histories;
 use limits::{Budget, Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
 use pruning::reduction_table;
@@ -97,11 +94,9 @@ struct RootMove {
     nodes: u64,
 }
 
-/// Searches `pos` within `limits` with fresh [`Histories`]: the result
-/// depends only on the arguments (as `quince bench` needs). `history` holds
-/// the keys of the game's positions before `pos` (oldest first), for
-/// repetition detection. `report` receives the lines to print; `signals`
-/// may stop the search.
+/// Searches `pos` within `limits`. `history` holds the keys of the game's
+/// positions before `pos` (oldest first), for repetition detection.
+/// `report` receives the lines to print; `signals` may stop the search.
 pub fn search(
     pos: &Position,
     history: &[u64],
@@ -110,23 +105,8 @@ pub fn search(
     signals: &Signals,
     report: &mut dyn FnMut(&Report),
 ) -> Outcome {
-    let mut histories = Histories::new();
-    search_with(pos, history, tt, &mut histories, limits, signals, report)
-}
-
-/// [`search`] that starts from, and updates, `histories`: what a game's
-/// earlier searches learnt about move ordering and the evaluation's errors.
-pub fn search_with(
-    pos: &Position,
-    history: &[u64],
-    tt: &mut TranspositionTable,
-    histories: &mut Histories,
-    limits: &Limits,
-    signals: &Signals,
-    report: &mut dyn FnMut(&Report),
-) -> Outcome {
     tt.new_search();
-    let mut searcher = Searcher::new(pos, history, tt, histories, limits, signals, report);
+    let mut searcher = Searcher::new(pos, history, tt, limits, signals, report);
     let outcome = searcher.iterate();
     // `go infinite` and `go ponder` must not answer before stop/ponderhit.
     while (limits.infinite || signals.pondering()) && !signals.stopped() {
@@ -155,8 +135,8 @@ struct Searcher<'a> {
     keys: Vec<u64>,
     null: Vec<bool>,
     root_index: usize,
-    ordering: &'a mut Ordering,
-    correction: &'a mut CorrectionHistory,
+    ordering: Ordering,
+    correction: CorrectionHistory,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Score; MAX_PLY + 2],
@@ -172,7 +152,6 @@ impl<'a> Searcher<'a> {
         pos: &Position,
         history: &[u64],
         tt: &'a mut TranspositionTable,
-        histories: &'a mut Histories,
         limits: &'a Limits,
         signals: &'a Signals,
         report: &'a mut dyn FnMut(&Report),
@@ -196,8 +175,8 @@ impl<'a> Searcher<'a> {
             root_index: keys.len() - 1,
             keys,
             null,
-            ordering: &mut histories.ordering,
-            correction: &mut histories.correction,
+            ordering: Ordering::default(),
+            correction: CorrectionHistory::default(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
@@ -334,40 +313,6 @@ mod tests {
         // Three nodes cannot finish depth 1 (twenty root moves): no iteration
         // completed, so nothing was reported as a finished depth.
         assert_eq!(lines, 0);
-    }
-
-    #[test]
-    fn histories_carry_over_between_searches_until_cleared() {
-        let pos = Position::startpos();
-        let limits = Limits {
-            depth: Some(7),
-            multi_pv: 1,
-            ..Limits::default()
-        };
-        let nodes = |histories: &mut Histories| {
-            // A fresh hash table each time: only the histories differ.
-            let mut tt = TranspositionTable::new(1).unwrap();
-            let signals = Signals::default();
-            search_with(
-                &pos,
-                &[],
-                &mut tt,
-                histories,
-                &limits,
-                &signals,
-                &mut |_| {},
-            )
-            .nodes
-        };
-        let mut histories = Histories::new();
-        let cold = nodes(&mut histories);
-        let warm = nodes(&mut histories);
-        assert_ne!(
-            cold, warm,
-            "the second search must start from the first's statistics"
-        );
-        histories.clear();
-        assert_eq!(nodes(&mut histories), cold);
     }
 
     #[test]

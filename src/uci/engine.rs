@@ -15,7 +15,6 @@ use super::command::{self, Command, Go};
 use super::info::{bestmove_text, report_text, score_text};
 use crate::movegen::legal_moves;
 use crate::position::Position;
-use crate::search::Histories;
 use crate::search::limits::{Limits, Signals};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, score::MAX_PLY};
@@ -61,8 +60,6 @@ pub struct Engine {
     /// Keys of the positions before `position` in the game (for repetitions).
     history: Vec<u64>,
     tt: Arc<Mutex<TranspositionTable>>,
-    /// Ordering and correction statistics carried from move to move of a game.
-    histories: Arc<Mutex<Histories>>,
     search: Option<Running>,
     /// An upper bound on every search's nodes (see [`Engine::cap_search_nodes`]).
     node_cap: Option<u64>,
@@ -98,7 +95,6 @@ impl Engine {
             position: Position::startpos(),
             history: Vec::new(),
             tt: Arc::new(Mutex::new(tt)),
-            histories: Arc::new(Mutex::new(Histories::new())),
             search: None,
             node_cap: None,
         }
@@ -130,10 +126,6 @@ impl Engine {
             Command::NewGame => {
                 self.stop_search();
                 self.lock_tt().clear();
-                self.histories
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .clear();
                 self.set_start_position();
             }
             Command::SetOption { name, value } => {
@@ -344,16 +336,13 @@ impl Engine {
         signals.ponder.store(limits.ponder, Ordering::Relaxed);
         let position = self.position.clone();
         let history = self.history.clone();
-        let tables = SearchTables {
-            tt: Arc::clone(&self.tt),
-            histories: Arc::clone(&self.histories),
-        };
+        let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
         let thread_signals = Arc::clone(&signals);
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 << 20)
-            .spawn(move || run_search(position, history, tables, limits, thread_signals, out));
+            .spawn(move || run_search(position, history, tt, limits, thread_signals, out));
         match spawned {
             Ok(handle) => self.search = Some(Running { handle, signals }),
             Err(e) => {
@@ -421,36 +410,22 @@ impl Engine {
     }
 }
 
-/// What a search thread borrows from the engine for the length of a search.
-struct SearchTables {
-    tt: Arc<Mutex<TranspositionTable>>,
-    histories: Arc<Mutex<Histories>>,
-}
-
 /// The body of the search thread: search, then print exactly one `bestmove`.
 fn run_search(
     position: Position,
     history: Vec<u64>,
-    tables: SearchTables,
+    tt: Arc<Mutex<TranspositionTable>>,
     limits: Limits,
     signals: Arc<Signals>,
     out: Output,
 ) {
     let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut table = tables
-            .tt
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut histories = tables
-            .histories
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut report = |line: &search::Report| out.line(&report_text(&position, line));
-        search::search_with(
+        search::search(
             &position,
             &history,
             &mut table,
-            &mut histories,
             &limits,
             &signals,
             &mut report,
@@ -460,19 +435,11 @@ fn run_search(
         Ok(outcome) => outcome,
         Err(_) => {
             // A bug must not cost the game or break the protocol: answer
-            // with a legal move and start the next search with fresh tables.
+            // with a legal move and start the next search with a fresh table.
             out.line("info string error: the search failed; playing a legal move");
             if let Some(fresh) = TranspositionTable::new(1) {
-                *tables
-                    .tt
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = fresh;
+                *tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = fresh;
             }
-            tables
-                .histories
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .clear();
             let best = legal_moves(&position)
                 .first()
                 .copied()
