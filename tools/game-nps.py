@@ -11,10 +11,14 @@ positions are the ones games start from.
     tools/game-nps.py --nodes 300000 --positions 40 --rounds 3 NAME=PATH ...
 """
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from match import load_openings  # noqa: E402
 
 
 def measure(path, fens, nodes):
@@ -65,9 +69,8 @@ def main():
     parser.add_argument("--nodes", type=int, default=300000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    with open(args.openings) as f:
-        fens = [" ".join(line.split()[:4]) + " 0 1" for line in f if line.strip()]
-    # Every tenth position: spread over the file, not its first lines.
+    fens = [board.fen() for _, board in load_openings(args.openings)]
+    # Evenly spaced through the file (every 12th of 500 for 40), not its first lines.
     fens = fens[::max(1, len(fens) // args.positions)][: args.positions]
     engines = []
     for spec in args.engines:
