@@ -35,6 +35,7 @@ pub mod types;
 
 pub use position::{FenError, Position};
 pub use types::{Bitboard, Color, File, Move, Piece, Rank, Square};
+pub mod datagen;
 pub mod eval;
 pub mod search;
 pub mod uci;

@@ -48,6 +48,13 @@ impl Move {
     pub const fn bits(self) -> u16 {
         self.0
     }
+
+    /// The move with these raw bits (the inverse of [`Move::bits`]). Any
+    /// bits make a move, not necessarily a legal one: check it against the
+    /// position's legal moves before playing it.
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
 }
 
 /// Prints the move in pure coordinate form (`e2e4`, `e7e8q`); castling shows

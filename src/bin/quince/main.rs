@@ -6,6 +6,7 @@
 
 use clap::{Args, Parser, Subcommand};
 mod bench_cmd;
+mod datagen_cmd;
 mod perft_cmd;
 mod split_cmd;
 mod suite_cmd;
@@ -40,6 +41,8 @@ enum Command {
     Uci,
     /// Search fixed positions to a fixed depth; prints total nodes and nodes/s.
     Bench(bench_cmd::BenchArgs),
+    /// Play self-play games for NNUE training data (resumable, every core).
+    Datagen(datagen_cmd::DatagenArgs),
 }
 
 #[derive(Args)]
@@ -215,6 +218,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Suite(args)) => suite_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
+        Some(Command::Datagen(args)) => datagen_cmd::run(&args),
         // GUIs start engines without arguments.
         Some(Command::Uci) | None => Ok(uci_cmd::run()),
     };
