@@ -104,4 +104,14 @@ fn main() {
         None => String::new(),
     };
     fs::write(out.join("slider_selection.rs"), verdict).expect("OUT_DIR is writable");
+
+    // The NNUE network: the committed `.qnn` file as a `static`.
+    println!("cargo::rerun-if-changed={NETWORK}");
+    let bytes =
+        fs::read(NETWORK).unwrap_or_else(|e| panic!("cannot read the NNUE network {NETWORK}: {e}"));
+    let net = codegen::network::parse(&bytes).unwrap_or_else(|e| panic!("{NETWORK}: {e}"));
+    fs::write(out.join("network.rs"), codegen::network::emit(&net)).expect("OUT_DIR is writable");
 }
+
+/// The network the engine embeds (see `nets/README.md` for how it was made).
+const NETWORK: &str = "nets/quince.qnn";

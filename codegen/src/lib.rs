@@ -9,6 +9,7 @@ pub mod black_magics;
 pub mod geometry;
 pub mod kindergarten;
 pub mod magics;
+pub mod network;
 pub mod rays;
 pub mod rotated;
 

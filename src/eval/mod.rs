@@ -18,6 +18,7 @@
 //! anyway, so an incremental PST could save a few percent at most: not
 //! worth coupling the evaluation to make/unmake for now.
 
+pub mod nnue;
 pub mod pawns;
 pub mod pieces;
 pub mod pst;

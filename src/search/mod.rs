@@ -40,7 +40,11 @@ pub mod score;
 pub mod see;
 pub mod tt;
 
-use crate::eval::{evaluate, non_pawn_material};
+#[cfg(feature = "hce")]
+use crate::eval::evaluate;
+#[cfg(not(feature = "hce"))]
+use crate::eval::nnue::accumulator::AccumulatorStack;
+use crate::eval::non_pawn_material;
 use crate::movegen::{has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
@@ -145,6 +149,9 @@ struct Searcher<'a> {
     excluded: [Move; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// The NNUE accumulators along the current line (one push per make).
+    #[cfg(not(feature = "hce"))]
+    nnue: AccumulatorStack,
 }
 
 impl<'a> Searcher<'a> {
@@ -183,12 +190,16 @@ impl<'a> Searcher<'a> {
             excluded: [Move::NULL; MAX_PLY + 2],
             root_moves: Vec::new(),
             lmr: reduction_table(),
+            #[cfg(not(feature = "hce"))]
+            nnue: AccumulatorStack::new(pos),
         }
     }
 
     /// Makes `mv` and records the new key.
     #[inline]
     fn push(&mut self, mv: Move) -> crate::position::Undo {
+        #[cfg(not(feature = "hce"))]
+        self.nnue.push(&self.pos, mv);
         let undo = self.pos.make(mv);
         self.keys.push(self.pos.key());
         self.null.push(false);
@@ -200,6 +211,18 @@ impl<'a> Searcher<'a> {
         self.pos.unmake(mv, undo);
         self.keys.pop();
         self.null.pop();
+        #[cfg(not(feature = "hce"))]
+        self.nnue.pop();
+    }
+
+    /// The static evaluation of the current position: the NNUE network,
+    /// or with the `hce` feature the hand-written evaluation.
+    #[inline]
+    fn evaluate(&mut self) -> Score {
+        #[cfg(not(feature = "hce"))]
+        return self.nnue.evaluate(self.pos.side_to_move());
+        #[cfg(feature = "hce")]
+        return evaluate(&self.pos);
     }
 
     /// Counts a node and checks the limits: the node limit at every node

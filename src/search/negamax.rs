@@ -30,7 +30,7 @@ impl Searcher<'_> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(&self.pos) };
+            return if in_check { DRAW } else { self.evaluate() };
         }
         // Mate-distance pruning: no line from here beats a mate already found closer to the root.
         alpha = alpha.max(mated_in(ply));
@@ -69,7 +69,10 @@ impl Searcher<'_> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+            match entry {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            }
         };
         let static_eval = if in_check {
             -INFINITY

@@ -78,9 +78,13 @@ impl Searcher<'_> {
         let ep = self.pos.make_null();
         self.keys.push(self.pos.key());
         self.null.push(true);
+        #[cfg(not(feature = "hce"))]
+        self.nnue.push_null();
         let score = -self.negamax(-beta, -beta + 1, depth - 1 - reduction, ply + 1, false);
         self.keys.pop();
         self.null.pop();
+        #[cfg(not(feature = "hce"))]
+        self.nnue.pop();
         self.pos.unmake_null(ep);
         if self.stopped || score < beta {
             return None;

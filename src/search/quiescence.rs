@@ -21,7 +21,7 @@ impl Searcher<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(&self.pos) };
+            return if in_check { DRAW } else { self.evaluate() };
         }
         let key = self.pos.key();
         let entry = self.tt.probe(key, ply);
@@ -36,7 +36,10 @@ impl Searcher<'_> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+            match entry {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            }
         };
         let stand_pat = if in_check {
             -INFINITY

@@ -7,6 +7,7 @@
 use clap::{Args, Parser, Subcommand};
 mod bench_cmd;
 mod datagen_cmd;
+mod eval_cmd;
 mod perft_cmd;
 mod split_cmd;
 mod suite_cmd;
@@ -43,6 +44,8 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Play self-play games for NNUE training data (resumable, every core).
     Datagen(datagen_cmd::DatagenArgs),
+    /// Print a position's static evaluations: the NNUE network's and the hand-written one.
+    Eval(eval_cmd::EvalArgs),
 }
 
 #[derive(Args)]
@@ -219,6 +222,7 @@ fn main() -> ExitCode {
         Some(Command::Suite(args)) => suite_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Datagen(args)) => datagen_cmd::run(&args),
+        Some(Command::Eval(args)) => eval_cmd::run(&args),
         // GUIs start engines without arguments.
         Some(Command::Uci) | None => Ok(uci_cmd::run()),
     };

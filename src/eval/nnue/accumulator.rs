@@ -1,0 +1,291 @@
+//! The search's stack of accumulators: one per ply, each its parent plus
+//! the rows the move added and minus those it removed.
+//!
+//! Updates are **lazy**: making a move only records which features change
+//! (a [`Delta`], computed from the position before the move); the vectors
+//! are brought up to date when a node is actually evaluated, from the
+//! nearest computed ancestor. Nodes cut off before their static evaluation
+//! (transposition-table hits, mate-distance pruning, draws) never pay for
+//! the update. Unmaking is popping: the parent's accumulator is untouched,
+//! which is copy-make for the accumulator alongside the position's
+//! make/unmake.
+
+use super::{Accumulator, HIDDEN, NETWORK, feature};
+use crate::position::{CastleSide, Position};
+use crate::types::{Color, Move, Piece, Square};
+
+/// The features one move turns on and off (at most two of each: castling
+/// moves king and rook; a capture removes two pieces' features, the
+/// mover's origin and the victim, and adds one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    added: [(u8, u8, u8); 2],
+    removed: [(u8, u8, u8); 2],
+    added_len: u8,
+    removed_len: u8,
+}
+
+impl Delta {
+    fn add(&mut self, color: Color, piece: Piece, square: Square) {
+        self.added[self.added_len as usize] = pack(color, piece, square);
+        self.added_len += 1;
+    }
+
+    fn remove(&mut self, color: Color, piece: Piece, square: Square) {
+        self.removed[self.removed_len as usize] = pack(color, piece, square);
+        self.removed_len += 1;
+    }
+
+    /// What `mv` changes in `pos` (the position before the move).
+    pub fn of_move(pos: &Position, mv: Move) -> Delta {
+        let mut delta = Delta::default();
+        let us = pos.side_to_move();
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = pos.piece_on(from) else {
+            return delta;
+        };
+        // Castling is encoded as the king taking its own rook.
+        if piece == Piece::King && pos.color(us).contains(to) {
+            let (king_to, rook_to) = CastleSide::of(from, to).destinations(to.rank());
+            delta.remove(us, Piece::King, from);
+            delta.remove(us, Piece::Rook, to);
+            delta.add(us, Piece::King, king_to);
+            delta.add(us, Piece::Rook, rook_to);
+            return delta;
+        }
+        delta.remove(us, piece, from);
+        delta.add(us, mv.promotion().unwrap_or(piece), to);
+        if let Some(victim) = pos.piece_on(to) {
+            delta.remove(us.flip(), victim, to);
+        } else if piece == Piece::Pawn && Some(to) == pos.en_passant() {
+            let victim_square = Square::new((to.index() as u8 & 7) | (from.index() as u8 & !7));
+            delta.remove(us.flip(), Piece::Pawn, victim_square);
+        }
+        delta
+    }
+
+    /// Applies the delta to `parent`'s vectors, writing `child`.
+    fn apply(&self, parent: &Accumulator, child: &mut Accumulator) {
+        static NO_ROW: [i16; HIDDEN] = [0; HIDDEN];
+        for perspective in Color::ALL {
+            let mut added = [&NO_ROW; 2];
+            let mut removed = [&NO_ROW; 2];
+            for (slot, &packed) in added.iter_mut().zip(&self.added[..self.added_len as usize]) {
+                *slot = &NETWORK.feature_weights[unpack(perspective, packed)];
+            }
+            for (slot, &packed) in removed
+                .iter_mut()
+                .zip(&self.removed[..self.removed_len as usize])
+            {
+                *slot = &NETWORK.feature_weights[unpack(perspective, packed)];
+            }
+            let side = perspective.index();
+            update(
+                &parent.sides[side].0,
+                &mut child.sides[side].0,
+                &added[..self.added_len as usize],
+                &removed[..self.removed_len as usize],
+            );
+        }
+    }
+}
+
+fn pack(color: Color, piece: Piece, square: Square) -> (u8, u8, u8) {
+    (
+        color.index() as u8,
+        piece.index() as u8,
+        square.index() as u8,
+    )
+}
+
+fn unpack(perspective: Color, (color, piece, square): (u8, u8, u8)) -> usize {
+    let color = if color == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let piece = Piece::from_index(piece as usize).expect("a packed piece");
+    feature(perspective, color, piece, Square::new(square))
+}
+
+/// `child = parent + sum(added) - sum(removed)`, one pass over the vector
+/// (the common shapes spelled out so each is a single fused loop).
+#[inline]
+fn update(
+    parent: &[i16; HIDDEN],
+    child: &mut [i16; HIDDEN],
+    added: &[&[i16; HIDDEN]],
+    removed: &[&[i16; HIDDEN]],
+) {
+    match (added, removed) {
+        ([a], [r]) => {
+            for i in 0..HIDDEN {
+                child[i] = parent[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+            }
+        }
+        ([a], [r1, r2]) => {
+            for i in 0..HIDDEN {
+                child[i] = parent[i]
+                    .wrapping_add(a[i])
+                    .wrapping_sub(r1[i])
+                    .wrapping_sub(r2[i]);
+            }
+        }
+        _ => {
+            *child = *parent;
+            for a in added {
+                for i in 0..HIDDEN {
+                    child[i] = child[i].wrapping_add(a[i]);
+                }
+            }
+            for r in removed {
+                for i in 0..HIDDEN {
+                    child[i] = child[i].wrapping_sub(r[i]);
+                }
+            }
+        }
+    }
+}
+
+/// One ply's accumulator and how it differs from its parent's.
+#[derive(Clone, Copy)]
+struct Entry {
+    accumulator: Accumulator,
+    delta: Delta,
+    /// Whether `accumulator` is up to date (otherwise only `delta` is).
+    computed: bool,
+}
+
+/// The accumulators along the search's current line, root first.
+pub struct AccumulatorStack {
+    entries: Vec<Entry>,
+}
+
+impl AccumulatorStack {
+    /// A stack holding `root`'s accumulator, computed from scratch.
+    pub fn new(root: &Position) -> AccumulatorStack {
+        let mut entries = Vec::with_capacity(256);
+        entries.push(Entry {
+            accumulator: Accumulator::from_position(root),
+            delta: Delta::default(),
+            computed: true,
+        });
+        AccumulatorStack { entries }
+    }
+
+    /// Records `mv`, about to be made in `pos`; nothing is computed yet.
+    #[inline]
+    pub fn push(&mut self, pos: &Position, mv: Move) {
+        self.push_delta(Delta::of_move(pos, mv));
+    }
+
+    /// A null move changes no feature (the side to move is not an input:
+    /// it only picks which accumulator comes first).
+    #[inline]
+    pub fn push_null(&mut self) {
+        self.push_delta(Delta::default());
+    }
+
+    fn push_delta(&mut self, delta: Delta) {
+        let top = *self.entries.last().expect("the root entry");
+        self.entries.push(Entry {
+            accumulator: top.accumulator,
+            delta,
+            computed: false,
+        });
+    }
+
+    /// Undoes the last push.
+    #[inline]
+    pub fn pop(&mut self) {
+        debug_assert!(self.entries.len() > 1, "the root is never popped");
+        self.entries.pop();
+    }
+
+    /// The evaluation of the current position (`side_to_move` to play),
+    /// bringing the accumulators up to date first.
+    #[inline]
+    pub fn evaluate(&mut self, side_to_move: Color) -> i32 {
+        let top = self.entries.len() - 1;
+        if !self.entries[top].computed {
+            let mut first = top;
+            while !self.entries[first - 1].computed {
+                first -= 1;
+            }
+            for i in first..=top {
+                let (done, rest) = self.entries.split_at_mut(i);
+                let parent = &done[i - 1].accumulator;
+                let entry = &mut rest[0];
+                entry.delta.apply(parent, &mut entry.accumulator);
+                entry.computed = true;
+            }
+        }
+        self.entries[top].accumulator.evaluate(side_to_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+
+    /// Walks every legal move two plies deep from `fen` and checks the
+    /// incremental accumulators against ones summed from scratch.
+    fn check(fen: &str) {
+        let root = Position::from_fen(fen).unwrap();
+        let mut stack = AccumulatorStack::new(&root);
+        let mut pos = root.clone();
+        for mv in legal_moves(&root).as_slice().to_vec() {
+            stack.push(&pos, mv);
+            let undo = pos.make(mv);
+            for reply in legal_moves(&pos).as_slice().to_vec() {
+                stack.push(&pos, reply);
+                let child = pos.play(reply);
+                assert_eq!(
+                    stack.evaluate(child.side_to_move()),
+                    super::super::evaluate(&child),
+                    "{fen}: {mv} {reply}"
+                );
+                assert_eq!(
+                    stack.entries.last().unwrap().accumulator,
+                    Accumulator::from_position(&child)
+                );
+                stack.pop();
+            }
+            stack.push_null();
+            assert_eq!(stack.evaluate(pos.side_to_move().flip()), {
+                let acc = Accumulator::from_position(&pos);
+                acc.evaluate(pos.side_to_move().flip())
+            });
+            stack.pop();
+            stack.pop();
+            pos.unmake(mv, undo);
+        }
+    }
+
+    #[test]
+    fn incremental_updates_match_a_full_refresh() {
+        // Castling both ways, en passant, promotions with and without capture.
+        check("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        check("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
+        check("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+        check("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    }
+
+    #[test]
+    fn chess960_castling_updates_king_and_rook() {
+        let mut pos = Position::from_fen("1rk1r3/8/8/8/8/8/8/1RK1R3 w BEbe - 0 1").unwrap();
+        pos.set_chess960(true);
+        let mut stack = AccumulatorStack::new(&pos);
+        for mv in legal_moves(&pos).as_slice().to_vec() {
+            stack.push(&pos, mv);
+            let child = pos.play(mv);
+            assert_eq!(
+                stack.evaluate(child.side_to_move()),
+                super::super::evaluate(&child),
+                "{mv}"
+            );
+            stack.pop();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! NNUE: an efficiently updatable neural network evaluation, trained by
+//! `quince-train` on Quince's own self-play games (`quince datagen`).
+//!
+//! The network is `768 -> HIDDEN x 2 -> 1`:
+//! * 768 inputs, one per (own/opponent colour, piece, square), seen from
+//!   each side: for Black the board is flipped vertically, so both sides
+//!   share one set of feature weights ([`feature`]).
+//! * The feature transformer sums the weight rows of the pieces on the
+//!   board into an **accumulator** per side. A move changes two to four
+//!   inputs, so the search updates the accumulators by adding and
+//!   subtracting those rows ([`accumulator`]) instead of summing all pieces
+//!   again: that is the "efficiently updatable" part.
+//! * The output is a weighted sum of SCReLU (`clamp(x, 0, 1)^2`) of both
+//!   accumulators, the side to move's first ([`output`]).
+//!
+//! Integer arithmetic throughout, as trained in floats and quantised by the
+//! trainer: feature weights scaled by [`QA`], output weights by [`QB`].
+//! The network itself is generated from `nets/quince.qnn` by `build.rs`.
+
+pub mod accumulator;
+mod output;
+
+use crate::position::Position;
+use crate::types::{Color, Piece, Square};
+
+/// Scale of the feature weights and of the activation's clamp (1.0 = 255).
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's (float) output: the trainer fits
+/// `sigmoid(output)` to `sigmoid(centipawns / 400)`.
+pub const SCALE: i32 = 400;
+
+/// The largest evaluation returned, far below the search's mate scores.
+const MAX_EVAL: i64 = 20_000;
+
+/// `HIDDEN` values, aligned for vector loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Vector<const N: usize>(pub [i16; N]);
+
+/// The quantised network's weights.
+#[derive(Debug)]
+pub struct Network<const N: usize> {
+    /// One row per input feature, added to the accumulator when the piece
+    /// appears and subtracted when it leaves.
+    pub feature_weights: [[i16; N]; 768],
+    pub feature_biases: Vector<N>,
+    /// `[side to move, opponent]`.
+    pub output_weights: [Vector<N>; 2],
+    pub output_bias: i32,
+}
+
+/// The generated `HIDDEN` and `NETWORK` (see `codegen::network`).
+#[allow(clippy::unreadable_literal, clippy::large_const_arrays)]
+mod generated {
+    use super::{Network, Vector};
+    include!(concat!(env!("OUT_DIR"), "/network.rs"));
+}
+pub use generated::{HIDDEN, NETWORK};
+
+/// The input feature of `piece` of `color` on `square`, seen by
+/// `perspective`: own pieces first, then the opponent's; Black sees the
+/// board flipped, so "own pawn on the second rank" is one feature for both.
+#[inline]
+pub const fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
+    let relative = if color.index() == perspective.index() {
+        0
+    } else {
+        384
+    };
+    let square = match perspective {
+        Color::White => square.index(),
+        Color::Black => square.index() ^ 56,
+    };
+    relative + piece.index() * 64 + square
+}
+
+/// Both sides' accumulators of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Indexed by perspective (`Color::index`).
+    pub sides: [Vector<HIDDEN>; 2],
+}
+
+impl Accumulator {
+    /// Sums the feature rows of every piece of `pos` (the slow path: the
+    /// search does this only at the root).
+    pub fn from_position(pos: &Position) -> Accumulator {
+        let mut acc = Accumulator {
+            sides: [NETWORK.feature_biases; 2],
+        };
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                for square in pos.colored(color, piece) {
+                    for perspective in Color::ALL {
+                        let row =
+                            &NETWORK.feature_weights[feature(perspective, color, piece, square)];
+                        add_row(&mut acc.sides[perspective.index()].0, row);
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    /// The evaluation in centipawns for `side_to_move`.
+    #[inline]
+    pub fn evaluate(&self, side_to_move: Color) -> i32 {
+        let ours = &self.sides[side_to_move.index()];
+        let theirs = &self.sides[side_to_move.flip().index()];
+        let sum = output::weighted_screlu(ours, theirs, &NETWORK.output_weights);
+        let out = i64::from(sum / QA + NETWORK.output_bias);
+        let centipawns = out * i64::from(SCALE) / i64::from(QA * QB);
+        // Never a mate score, whatever the weights.
+        centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
+    }
+}
+
+#[inline]
+fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (v, w) in values.iter_mut().zip(row) {
+        *v = v.wrapping_add(*w);
+    }
+}
+
+/// The network's evaluation of `pos` from scratch, in centipawns for the
+/// side to move (what the search's incremental updates must reproduce).
+pub fn evaluate(pos: &Position) -> i32 {
+    Accumulator::from_position(pos).evaluate(pos.side_to_move())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_flip_for_black_and_split_own_from_opponent() {
+        let e2 = Square::parse("e2").unwrap();
+        assert_eq!(feature(Color::White, Color::White, Piece::Pawn, e2), 12);
+        assert_eq!(
+            feature(Color::Black, Color::White, Piece::Pawn, e2),
+            384 + 52
+        );
+        let e7 = Square::parse("e7").unwrap();
+        assert_eq!(feature(Color::Black, Color::Black, Piece::Pawn, e7), 12);
+        let h8 = Square::parse("h8").unwrap();
+        assert_eq!(feature(Color::White, Color::Black, Piece::King, h8), 767);
+    }
+
+    #[test]
+    fn mirrored_positions_evaluate_alike() {
+        // Colours swapped and the board flipped: the side to move sees the
+        // same thing, so the network must say the same.
+        let white =
+            Position::from_fen("r3k2r/pp3ppp/2n5/3q4/8/2N2N2/PPP2PPP/R2QK2R w KQkq - 0 1").unwrap();
+        let black =
+            Position::from_fen("r2qk2r/ppp2ppp/2n2n2/8/3Q4/2N5/PP3PPP/R3K2R b KQkq - 0 1").unwrap();
+        assert_eq!(evaluate(&white), evaluate(&black));
+    }
+}
