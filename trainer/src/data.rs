@@ -1,0 +1,185 @@
+//! Training samples: `.qdg` games replayed by the engine's own code into
+//! compact feature lists with a target, split into training and validation
+//! by game so one game's positions never sit on both sides.
+
+use quince::datagen::format::read_games;
+use quince::datagen::training_positions;
+use quince::{Color, Piece, Position};
+
+/// Network inputs: (own, opponent) x 6 pieces x 64 squares.
+pub const INPUTS: usize = 768;
+
+/// Most pieces a legal position has.
+pub const MAX_FEATURES: usize = 32;
+
+/// One position as the network sees it: the active features seen by the
+/// side to move (`ours`) and by its opponent (`theirs`), and the target.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub ours: [u16; MAX_FEATURES],
+    pub theirs: [u16; MAX_FEATURES],
+    pub len: u8,
+    /// The win probability to learn, for the side to move.
+    pub target: f32,
+}
+
+impl Sample {
+    pub fn ours(&self) -> &[u16] {
+        &self.ours[..self.len as usize]
+    }
+
+    pub fn theirs(&self) -> &[u16] {
+        &self.theirs[..self.len as usize]
+    }
+}
+
+/// The input feature of a piece seen by `perspective` (the engine's
+/// `quince::eval::nnue::feature`, restated here so the trainer checks the
+/// engine rather than sharing its mistakes; a test compares the two).
+pub fn feature(perspective: Color, color: Color, piece: Piece, square: usize) -> usize {
+    let relative = if color == perspective { 0 } else { 384 };
+    let square = if perspective == Color::White {
+        square
+    } else {
+        square ^ 56
+    };
+    relative + piece.index() * 64 + square
+}
+
+/// The active features of `pos` seen by `perspective`.
+pub fn features(pos: &Position, perspective: Color) -> Vec<u16> {
+    let mut out = Vec::with_capacity(MAX_FEATURES);
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for square in pos.colored(color, piece) {
+                out.push(feature(perspective, color, piece, square.index()) as u16);
+            }
+        }
+    }
+    out
+}
+
+/// The logistic curve mapping centipawns to a win probability.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Centipawns per unit of the network's output (the engine's `SCALE`).
+pub const SCALE: f32 = 400.0;
+
+/// A sample of `pos`: the target blends the search score's win
+/// probability with the game's result, `wdl` being the result's weight.
+pub fn sample(pos: &Position, stm_score: f32, stm_result: f32, wdl: f32) -> Sample {
+    let us = pos.side_to_move();
+    let ours = features(pos, us);
+    let theirs = features(pos, us.flip());
+    let mut s = Sample {
+        ours: [0; MAX_FEATURES],
+        theirs: [0; MAX_FEATURES],
+        len: ours.len() as u8,
+        target: (1.0 - wdl) * sigmoid(stm_score / SCALE) + wdl * stm_result,
+    };
+    s.ours[..ours.len()].copy_from_slice(&ours);
+    s.theirs[..theirs.len()].copy_from_slice(&theirs);
+    s
+}
+
+/// Samples from `.qdg` files, split by game: games whose index is a
+/// multiple of `valid_every` go to validation.
+pub struct DataSet {
+    pub train: Vec<Sample>,
+    pub valid: Vec<Sample>,
+    pub games: usize,
+    /// Positions in the files before filtering (checks, captures, mates).
+    pub scored: usize,
+    /// Games won by White, drawn, won by Black.
+    pub results: [usize; 3],
+}
+
+/// Reads and replays every game of `paths`.
+pub fn load(paths: &[String], wdl: f32, valid_every: u32) -> Result<DataSet, String> {
+    let mut set = DataSet {
+        train: Vec::new(),
+        valid: Vec::new(),
+        games: 0,
+        scored: 0,
+        results: [0; 3],
+    };
+    for path in paths {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let (games, _) = read_games(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        for game in &games {
+            set.games += 1;
+            set.scored += game.scored.len();
+            set.results[2 - game.result as usize] += 1;
+            let positions = training_positions(game).map_err(|e| format!("{path}: {e}"))?;
+            let into = if game.index % valid_every == 0 {
+                &mut set.valid
+            } else {
+                &mut set.train
+            };
+            for p in positions {
+                let white = p.position.side_to_move() == Color::White;
+                let sign = if white { 1.0 } else { -1.0 };
+                let result = game.result.white_score();
+                let stm_result = if white { result } else { 1.0 - result };
+                into.push(sample(
+                    &p.position,
+                    sign * f32::from(p.white_score),
+                    stm_result,
+                    wdl,
+                ));
+            }
+        }
+    }
+    if set.train.is_empty() {
+        return Err("no training positions in the data".into());
+    }
+    Ok(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_match_the_engine() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        )
+        .unwrap();
+        for perspective in Color::ALL {
+            let mut ours = features(&pos, perspective);
+            let mut engine: Vec<u16> = Vec::new();
+            for color in Color::ALL {
+                for piece in Piece::ALL {
+                    for square in pos.colored(color, piece) {
+                        engine.push(
+                            quince::eval::nnue::feature(perspective, color, piece, square) as u16,
+                        );
+                    }
+                }
+            }
+            ours.sort_unstable();
+            engine.sort_unstable();
+            assert_eq!(ours, engine);
+        }
+        // A white pawn on e2: feature 12 for White, an opponent's pawn on
+        // e7 (flipped) for Black.
+        assert_eq!(feature(Color::White, Color::White, Piece::Pawn, 12), 12);
+        assert_eq!(
+            feature(Color::Black, Color::White, Piece::Pawn, 12),
+            384 + 52
+        );
+    }
+
+    #[test]
+    fn targets_blend_score_and_result() {
+        let pos = Position::startpos();
+        assert!((sample(&pos, 0.0, 1.0, 0.0).target - 0.5).abs() < 1e-6);
+        assert!((sample(&pos, 0.0, 1.0, 1.0).target - 1.0).abs() < 1e-6);
+        let s = sample(&pos, 400.0, 0.0, 0.25);
+        assert!((s.target - 0.75 * sigmoid(1.0)).abs() < 1e-6);
+        assert_eq!(s.len, 32);
+    }
+}

@@ -1,0 +1,242 @@
+//! `quince-train`: trains Quince's NNUE evaluation on `quince datagen`
+//! games, on the CPU, and exports the quantised network the engine embeds.
+//!
+//! * `train`: replays the games, fits the network, writes a checkpoint and
+//!   a `.qnn` after every epoch, and a `log.json` with the recipe.
+//! * `stats`: what a data set holds.
+//! * `eval`: a position's evaluation by a `.qnn`, computed independently of
+//!   the engine (`quince eval` must print the same number).
+//!
+//! Exit codes: 0 success, 2 bad input (with `error: ...` on stderr).
+
+mod data;
+mod network;
+mod quantised;
+mod train;
+
+use clap::{Parser, Subcommand};
+use network::Network;
+use quince::Position;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "quince-train",
+    version,
+    about = "Train Quince's NNUE evaluation on self-play games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fit a 768 -> HIDDEN x 2 -> 1 network to `.qdg` games and export it.
+    Train(TrainArgs),
+    /// Count the games, positions and results in `.qdg` files.
+    Stats {
+        /// `.qdg` files from `quince datagen`.
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<String>,
+    },
+    /// Print a position's evaluation (centipawns, side to move) by a `.qnn`.
+    Eval {
+        #[arg(long)]
+        net: PathBuf,
+        #[arg(long, default_value = quince::position::STARTPOS_FEN)]
+        fen: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// `.qdg` files from `quince datagen`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<String>,
+    /// Directory for checkpoints, `.qnn` exports and `log.json`.
+    #[arg(long)]
+    out_dir: PathBuf,
+    /// Accumulator width per side (a multiple of 16).
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Initial learning rate (Adam); decays along a half cosine.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Learning rate at the end, as a fraction of --lr.
+    #[arg(long, default_value_t = 0.05)]
+    final_lr: f32,
+    /// Weight of the game result in the target (the rest is the score).
+    #[arg(long, default_value_t = 0.2)]
+    wdl: f32,
+    /// Games whose index is a multiple of this are held out for validation.
+    #[arg(long, default_value_t = 20)]
+    valid_every: u32,
+    /// Threads (0 = every core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from this float checkpoint (`.qnf`) instead of random weights.
+    #[arg(long)]
+    init: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Train(args) => run_train(&args),
+        Command::Stats { data } => run_stats(&data),
+        Command::Eval { net, fen } => run_eval(&net, &fen),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_stats(paths: &[String]) -> Result<(), String> {
+    let set = data::load(paths, 0.0, 20)?;
+    let [white, draws, black] = set.results;
+    println!("games          : {}", set.games);
+    println!("scored plies   : {}", set.scored);
+    println!(
+        "training pos.  : {} (+{} validation)",
+        set.train.len(),
+        set.valid.len()
+    );
+    println!("results        : {white} white wins, {draws} draws, {black} black wins");
+    Ok(())
+}
+
+fn run_eval(net: &PathBuf, fen: &str) -> Result<(), String> {
+    let bytes = std::fs::read(net).map_err(|e| format!("{}: {e}", net.display()))?;
+    let q = quantised::Quantised::parse(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    let pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+    println!("{}", q.evaluate(&data::sample(&pos, 0.0, 0.5, 0.0)));
+    Ok(())
+}
+
+fn run_train(args: &TrainArgs) -> Result<(), String> {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.batch == 0 || args.epochs == 0 {
+        return Err(
+            "--hidden must be a positive multiple of 16, --batch and --epochs positive".into(),
+        );
+    }
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
+    let start = std::time::Instant::now();
+    let mut set = data::load(&args.data, args.wdl, args.valid_every.max(1))?;
+    eprintln!(
+        "loaded {} games: {} training and {} validation positions in {:.1} s",
+        set.games,
+        set.train.len(),
+        set.valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut net = match &args.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Network::load_float(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Network::random(args.hidden, args.seed),
+    };
+    if net.hidden != args.hidden {
+        return Err(format!(
+            "--init has hidden size {}, not {}",
+            net.hidden, args.hidden
+        ));
+    }
+    let settings = train::Settings {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        final_lr_fraction: args.final_lr,
+        threads,
+        seed: args.seed,
+    };
+    let mut epochs = Vec::new();
+    let mut failure = None;
+    let out_dir = args.out_dir.clone();
+    train::train(
+        &mut net,
+        &mut set.train,
+        &set.valid,
+        &settings,
+        |net, report| {
+            eprintln!(
+                "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, {:.0} samples/s, {:.1} s",
+                report.epoch,
+                settings.epochs,
+                report.train_loss,
+                report.valid_loss,
+                report.samples_per_second,
+                report.seconds
+            );
+            epochs.push(serde_json::json!({
+                "epoch": report.epoch,
+                "train_loss": report.train_loss,
+                "valid_loss": report.valid_loss,
+                "seconds": report.seconds,
+            }));
+            for (name, bytes) in [("last.qnf", net.save_float()), ("last.qnn", net.export())] {
+                if let Err(e) = std::fs::write(out_dir.join(name), bytes) {
+                    failure.get_or_insert(format!("{}: {e}", out_dir.join(name).display()));
+                }
+            }
+        },
+    );
+    if let Some(message) = failure {
+        return Err(message);
+    }
+    let log = serde_json::json!({
+        "data": args.data,
+        "games": set.games,
+        "train_positions": set.train.len(),
+        "valid_positions": set.valid.len(),
+        "hidden": args.hidden,
+        "epochs": args.epochs,
+        "batch": args.batch,
+        "lr": args.lr,
+        "final_lr": args.final_lr,
+        "wdl": args.wdl,
+        "valid_every": args.valid_every,
+        "seed": args.seed,
+        "threads": threads,
+        "init": args.init,
+        "per_epoch": epochs,
+        "seconds": start.elapsed().as_secs_f64(),
+    });
+    let path = args.out_dir.join("log.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&log).expect("JSON"))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!(
+        "done in {:.1} s: {} (quantised), {} (float), {}",
+        start.elapsed().as_secs_f64(),
+        args.out_dir.join("last.qnn").display(),
+        args.out_dir.join("last.qnf").display(),
+        path.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! Checks of the trainer's arithmetic: gradients against finite
+//! differences, quantised against float evaluation, file round trips, and
+//! a small fit that must reduce its loss.
+
+use crate::data::{Sample, sample};
+use crate::network::{Network, SplitMix64};
+use crate::quantised::Quantised;
+use crate::train::{Settings, loss, train};
+use quince::Position;
+
+const FENS: [&str; 4] = [
+    quince::position::STARTPOS_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
+
+fn samples() -> Vec<Sample> {
+    FENS.iter()
+        .enumerate()
+        .map(|(i, fen)| {
+            sample(
+                &Position::from_fen(fen).unwrap(),
+                80.0 * i as f32 - 100.0,
+                0.5,
+                0.2,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn gradients_match_finite_differences() {
+    let mut net = Network::random(16, 3);
+    // Biases away from zero so that some accumulators sit inside (0, 1),
+    // where SCReLU has a slope.
+    let l = net.layout();
+    for b in &mut net.params[l.feature_biases..l.output_weights] {
+        *b = 0.4;
+    }
+    let s = samples()[1];
+    let mut grad = vec![0.0; net.params.len()];
+    net.backward(&s, &mut grad);
+    let loss_at = |net: &Network| {
+        let e = crate::data::sigmoid(net.output(&s)) - s.target;
+        f64::from(e * e)
+    };
+    let feature = s.ours()[3] as usize;
+    let probes = [
+        feature * 16 + 2,
+        l.feature_biases + 5,
+        l.output_weights + 7,
+        l.output_weights + 20,
+        l.output_bias,
+    ];
+    for index in probes {
+        let h = 1e-2f32;
+        let mut plus = net.clone();
+        plus.params[index] += h;
+        let mut minus = net.clone();
+        minus.params[index] -= h;
+        let numeric = (loss_at(&plus) - loss_at(&minus)) / (2.0 * f64::from(h));
+        let analytic = f64::from(grad[index]);
+        assert!(
+            (numeric - analytic).abs() <= 1e-4 + 0.02 * numeric.abs(),
+            "param {index}: numeric {numeric}, analytic {analytic}"
+        );
+    }
+}
+
+#[test]
+fn quantised_evaluation_follows_the_float_network() {
+    let mut rng = SplitMix64(9);
+    let mut net = Network::random(32, 5);
+    for p in &mut net.params {
+        *p += 0.05 * rng.symmetric();
+    }
+    let q = Quantised::parse(&net.export()).unwrap();
+    for s in samples() {
+        let float_cp = net.output(&s) * 400.0;
+        let int_cp = q.evaluate(&s) as f32;
+        assert!(
+            (float_cp - int_cp).abs() <= 3.0 + 0.02 * float_cp.abs(),
+            "float {float_cp}, quantised {int_cp}"
+        );
+    }
+}
+
+#[test]
+fn checkpoints_and_exports_round_trip() {
+    let net = Network::random(16, 1);
+    assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
+    let exported = net.export();
+    assert_eq!(exported.len(), 8 + 2 * (768 * 16 + 3 * 16) + 4);
+    assert_eq!(Quantised::parse(&exported).unwrap().hidden, 16);
+    assert!(Quantised::parse(&exported[..100]).is_err());
+    assert!(Network::load_float(b"QNN1").is_err());
+}
+
+#[test]
+fn training_reduces_the_loss() {
+    let data = samples();
+    let mut train_set: Vec<Sample> = data.iter().cycle().take(64).copied().collect();
+    let mut net = Network::random(16, 2);
+    let before = loss(&net, &data, 2);
+    let settings = Settings {
+        epochs: 30,
+        batch: 16,
+        lr: 0.01,
+        final_lr_fraction: 0.1,
+        threads: 2,
+        seed: 4,
+    };
+    let mut reports = Vec::new();
+    train(&mut net, &mut train_set, &data, &settings, |_, r| {
+        reports.push(r.valid_loss)
+    });
+    let after = loss(&net, &data, 2);
+    assert_eq!(reports.len(), 30);
+    assert!(after < before * 0.5, "loss {before} -> {after}");
+}
