@@ -1,0 +1,28 @@
+# The NNUE pipeline end to end, small: self-play data (and resuming it),
+# the trainer's own tests and a one-epoch fit, and the engine's integer
+# evaluation checked against the trainer's independent one on the committed
+# network. Then the hand-written evaluation's build (`hce`), the A/B side.
+# Full-size runs (millions of positions) are documented in reports/nnue.md.
+set -euo pipefail
+cargo build --release --bin quince
+cargo build --release -p quince-trainer
+cargo test --release -p quince-trainer
+work=$(mktemp -d)
+./target/release/quince datagen --out "$work/d.qdg" --games 6 --threads 2 --nodes 1000
+./target/release/quince datagen --out "$work/d.qdg" --games 10 --threads 2 --nodes 1000 2>&1 \
+  | tee "$work/resume.log"
+grep -q "6 of 10 games already there" "$work/resume.log"
+./target/release/quince-train stats --data "$work/d.qdg" | tee "$work/stats.txt"
+grep -q "^games *: 10$" "$work/stats.txt"
+./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/net" --epochs 1 --hidden 32
+test -s "$work/net/last.qnn" && test -s "$work/net/log.json"
+for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
+           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" \
+           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1" \
+           "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"; do
+  engine=$(./target/release/quince eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
+  trainer=$(./target/release/quince-train eval --net nets/quince.qnn --fen "$fen")
+  echo "$fen: engine $engine, trainer $trainer"
+  [[ "$engine" == "$trainer" ]]
+done
+cargo test --release --features hce --lib search
