@@ -13,6 +13,9 @@ use quote::quote;
 /// The 768 inputs: 2 colours (own, opponent) x 6 pieces x 64 squares.
 pub const INPUTS: usize = 768;
 
+/// The widest accumulator the engine's integer output layer sums exactly.
+pub const MAX_HIDDEN: usize = 128;
+
 /// A parsed `.qnn` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantisedNetwork {
@@ -29,9 +32,12 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
         return Err("not a .qnn network (it must start with QNN1)".into());
     }
     let hidden = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
-    if hidden == 0 || hidden > 4096 || !hidden.is_multiple_of(16) {
+    // The engine sums the output layer in i32: with weights clipped to
+    // ±1.98 a term is at most 255 * 127 * 255, and 2 * 128 of them still
+    // fit. A wider network needs a wider sum there first.
+    if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
         return Err(format!(
-            "hidden size {hidden}: expected a multiple of 16 up to 4096"
+            "hidden size {hidden}: expected a multiple of 16 up to {MAX_HIDDEN}"
         ));
     }
     let words = INPUTS * hidden + hidden + 2 * hidden;

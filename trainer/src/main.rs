@@ -58,7 +58,7 @@ struct TrainArgs {
     /// Directory for checkpoints, `.qnn` exports and `log.json`.
     #[arg(long)]
     out_dir: PathBuf,
-    /// Accumulator width per side (a multiple of 16).
+    /// Accumulator width per side (a multiple of 16, at most 128).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
     #[arg(long, default_value_t = 20)]
