@@ -1,5 +1,5 @@
 //! Training data for the NNUE evaluation: self-play games ([`selfplay`]),
-//! stored compactly as moves and scores ([`format`]), and replayed into the
+//! stored compactly as moves and scores ([`mod@format`]), and replayed into the
 //! positions a trainer learns from ([`training_positions`]).
 //!
 //! The command-line driver (`quince datagen`: threads, progress, resuming)

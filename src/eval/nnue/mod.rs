@@ -11,7 +11,7 @@
 //!   subtracting those rows ([`accumulator`]) instead of summing all pieces
 //!   again: that is the "efficiently updatable" part.
 //! * The output is a weighted sum of SCReLU (`clamp(x, 0, 1)^2`) of both
-//!   accumulators, the side to move's first ([`output`]).
+//!   accumulators, the side to move's first (`output.rs`).
 //!
 //! Integer arithmetic throughout, as trained in floats and quantised by the
 //! trainer: feature weights scaled by [`QA`], output weights by [`QB`].
