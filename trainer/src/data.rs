@@ -59,6 +59,18 @@ pub fn features(pos: &Position, perspective: Color) -> Vec<u16> {
     out
 }
 
+/// `sample` mirrored left to right (files a and h swapped). The inputs
+/// do not include castling rights, so a position and its mirror image
+/// should evaluate alike: adding mirrors doubles the data and teaches that
+/// symmetry instead of leaving it to chance.
+pub fn mirrored(sample: &Sample) -> Sample {
+    let mut m = *sample;
+    for f in m.ours.iter_mut().chain(m.theirs.iter_mut()) {
+        *f ^= 7;
+    }
+    m
+}
+
 /// The logistic curve mapping centipawns to a win probability.
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())

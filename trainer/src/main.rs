@@ -82,6 +82,9 @@ struct TrainArgs {
     threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Add every training position's left-right mirror image.
+    #[arg(long)]
+    mirror: bool,
     /// Start from this float checkpoint (`.qnf`) instead of random weights.
     #[arg(long)]
     init: Option<PathBuf>,
@@ -152,6 +155,10 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         set.valid.len(),
         start.elapsed().as_secs_f64()
     );
+    if args.mirror {
+        let mirrors: Vec<_> = set.train.iter().map(data::mirrored).collect();
+        set.train.extend(mirrors);
+    }
     let mut net = match &args.init {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -220,6 +227,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         "wdl": args.wdl,
         "valid_every": args.valid_every,
         "seed": args.seed,
+        "mirror": args.mirror,
         "threads": threads,
         "init": args.init,
         "per_epoch": epochs,

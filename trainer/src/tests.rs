@@ -119,3 +119,18 @@ fn training_reduces_the_loss() {
     assert_eq!(reports.len(), 30);
     assert!(after < before * 0.5, "loss {before} -> {after}");
 }
+
+#[test]
+fn a_mirrored_sample_is_the_mirrored_position() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1";
+    let mirror = "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R w - - 0 1";
+    let a = crate::data::mirrored(&sample(&Position::from_fen(fen).unwrap(), 0.0, 0.5, 0.0));
+    let b = sample(&Position::from_fen(mirror).unwrap(), 0.0, 0.5, 0.0);
+    let sorted = |f: &[u16]| {
+        let mut v = f.to_vec();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(sorted(a.ours()), sorted(b.ours()));
+    assert_eq!(sorted(a.theirs()), sorted(b.theirs()));
+}
