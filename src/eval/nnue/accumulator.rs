@@ -64,8 +64,27 @@ impl Delta {
         delta
     }
 
-    /// Applies the delta to `parent`'s vectors, writing `child`.
+    /// Applies the delta to `parent`'s vectors, writing `child`: the
+    /// loops compiled with AVX2 where the CPU has it (16 lanes of i16 per
+    /// instruction instead of 8), as the output layer does.
     fn apply(&self, parent: &Accumulator, child: &mut Accumulator) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above), the only
+            // requirement of calling a function compiled with it enabled.
+            return unsafe { self.apply_avx2(parent, child) };
+        }
+        self.apply_portable(parent, child);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn apply_avx2(&self, parent: &Accumulator, child: &mut Accumulator) {
+        self.apply_portable(parent, child);
+    }
+
+    #[inline(always)]
+    fn apply_portable(&self, parent: &Accumulator, child: &mut Accumulator) {
         static NO_ROW: [i16; HIDDEN] = [0; HIDDEN];
         for perspective in Color::ALL {
             let mut added = [&NO_ROW; 2];
@@ -110,7 +129,7 @@ fn unpack(perspective: Color, (color, piece, square): (u8, u8, u8)) -> usize {
 
 /// `child = parent + sum(added) - sum(removed)`, one pass over the vector
 /// (the common shapes spelled out so each is a single fused loop).
-#[inline]
+#[inline(always)]
 fn update(
     parent: &[i16; HIDDEN],
     child: &mut [i16; HIDDEN],
