@@ -33,7 +33,7 @@ pub mod suite;
 pub mod tables;
 pub mod types;
 
-pub use position::{FenError, Position};
+pub use position::{FenError, FenErrorKind, GameStatus, IllegalMove, Position};
 pub use types::{Bitboard, Color, File, Move, Piece, Rank, Square};
 pub mod datagen;
 pub mod eval;

@@ -20,11 +20,13 @@
 mod castling;
 mod fen;
 mod make;
+mod status;
 mod zobrist;
 
 pub use castling::{CastleSide, Castling};
-pub use fen::FenError;
+pub use fen::{FenError, FenErrorKind};
 pub use make::Undo;
+pub use status::{GameStatus, IllegalMove};
 
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays};

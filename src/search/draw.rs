@@ -3,15 +3,10 @@
 //! game history and live in the search itself.
 
 use crate::position::Position;
-use crate::types::Piece;
 
-/// Neither side can ever mate: kings only, or kings and one minor piece.
-/// (King and bishop against king and same-coloured bishop is a dead draw
-/// too, but rare enough to leave to the evaluation.)
+/// Neither side can ever mate: see [`Position::is_insufficient_material`].
 pub fn insufficient_material(pos: &Position) -> bool {
-    let heavy = pos.pieces(Piece::Pawn) | pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen);
-    let minors = pos.pieces(Piece::Knight) | pos.pieces(Piece::Bishop);
-    heavy.is_empty() && !minors.has_several()
+    pos.is_insufficient_material()
 }
 
 #[cfg(test)]

@@ -189,7 +189,7 @@ impl Backend {
                 "quince",
                 "--no-default-features",
             ])
-            .args(["--features", self.name, "--target-dir"])
+            .args(["--features", &format!("cli,{}", self.name), "--target-dir"])
             .arg(self.target_dir());
         set_rustflags(&mut cmd, self.rustflags);
         status(&mut cmd)?;

@@ -105,7 +105,7 @@ pub(super) fn measure(opts: &Options) -> Result<Record> {
                 "quince",
                 "--no-default-features",
                 "--features",
-                name,
+                &format!("cli,{name}"),
                 "--target-dir",
             ])
             .arg(&build_dir);

@@ -1,0 +1,205 @@
+//! The everyday questions a caller asks of a position that the move
+//! generator answers: is this move legal, play it if so, and is the game
+//! over. Standard trait impls (`FromStr`, `Default`) live here too, so that
+//! `"<fen>".parse::<Position>()` works as in the other Rust chess crates.
+
+use super::{FenError, Position};
+use crate::movegen::{has_legal_move, legal_moves};
+use crate::types::{Move, Piece};
+use std::fmt;
+use std::str::FromStr;
+
+/// Where the game stands in a position, judged from the position alone.
+///
+/// Threefold repetition is not here: it needs the game's earlier
+/// positions, which a `Position` does not keep (the search and the UCI
+/// front end track them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameStatus {
+    /// The side to move has a legal move and no rule ends the game.
+    Ongoing,
+    /// The side to move is in check and has no legal move: it lost.
+    Checkmate,
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
+    /// A hundred plies without a capture or pawn move (the halfmove clock at
+    /// 100 or more), and the last move did not mate.
+    FiftyMoves,
+    /// Neither side has material to mate with: bare kings, or kings and a
+    /// single knight or bishop.
+    InsufficientMaterial,
+}
+
+impl GameStatus {
+    /// Whether the game has ended.
+    pub fn is_over(self) -> bool {
+        self != GameStatus::Ongoing
+    }
+}
+
+/// The error of [`Position::try_play`]: the move is not legal here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {} in this position", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Position {
+    /// Whether `mv` is one of the legal moves of this position.
+    ///
+    /// This generates the moves, so it is for checking input, not for inner
+    /// loops (the search trusts its own generator).
+    ///
+    /// ```
+    /// use quince::Position;
+    /// let pos = Position::startpos();
+    /// let e4 = pos.parse_uci("e2e4").unwrap();
+    /// assert!(pos.is_legal(e4));
+    /// let after = pos.play(e4);
+    /// assert!(!after.is_legal(e4)); // the pawn is no longer on e2
+    /// ```
+    pub fn is_legal(&self, mv: Move) -> bool {
+        legal_moves(self).contains(&mv)
+    }
+
+    /// Plays `mv` if it is legal and leaves the position untouched if not.
+    ///
+    /// ```
+    /// use quince::Position;
+    /// let mut pos = Position::startpos();
+    /// let e4 = pos.parse_uci("e2e4").unwrap();
+    /// pos.try_play(e4).unwrap();
+    /// assert!(pos.try_play(e4).is_err());
+    /// assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// ```
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove(mv));
+        }
+        self.make(mv);
+        Ok(())
+    }
+
+    /// Whether neither side can ever mate: kings only, or kings and a single
+    /// minor piece. (King and bishop against king and bishop on squares of
+    /// one colour is dead too, but rare enough to leave to play.)
+    pub fn is_insufficient_material(&self) -> bool {
+        let heavy = self.pieces(Piece::Pawn) | self.pieces(Piece::Rook) | self.pieces(Piece::Queen);
+        let minors = self.pieces(Piece::Knight) | self.pieces(Piece::Bishop);
+        heavy.is_empty() && !minors.has_several()
+    }
+
+    /// Whether the game is over here, and how.
+    ///
+    /// Mate and stalemate come first: a move that mates on the hundredth
+    /// ply without a capture or pawn move wins rather than draws.
+    ///
+    /// ```
+    /// use quince::{GameStatus, Position};
+    /// let fools_mate: Position = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert_eq!(fools_mate.status(), GameStatus::Checkmate);
+    /// assert_eq!(Position::default().status(), GameStatus::Ongoing);
+    /// ```
+    pub fn status(&self) -> GameStatus {
+        if !has_legal_move(self) {
+            if self.in_check() {
+                GameStatus::Checkmate
+            } else {
+                GameStatus::Stalemate
+            }
+        } else if self.halfmove_clock() >= 100 {
+            GameStatus::FiftyMoves
+        } else if self.is_insufficient_material() {
+            GameStatus::InsufficientMaterial
+        } else {
+            GameStatus::Ongoing
+        }
+    }
+}
+
+/// `"<fen>".parse::<Position>()`: the same as [`Position::from_fen`].
+impl FromStr for Position {
+    type Err = FenError;
+
+    fn from_str(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(fen)
+    }
+}
+
+/// The standard start position.
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    fn status(fen: &str) -> GameStatus {
+        fen.parse::<Position>().unwrap().status()
+    }
+
+    #[test]
+    fn statuses_of_known_positions() {
+        assert_eq!(
+            status("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+            GameStatus::Stalemate
+        );
+        assert_eq!(
+            status("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"),
+            GameStatus::Checkmate
+        );
+        assert_eq!(
+            status("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"),
+            GameStatus::InsufficientMaterial
+        );
+        assert_eq!(
+            status("4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1"),
+            GameStatus::Ongoing
+        );
+        assert_eq!(
+            status("4k3/8/8/8/8/8/8/3RK3 w - - 100 80"),
+            GameStatus::FiftyMoves
+        );
+        assert_eq!(
+            status("4k3/8/8/8/8/8/8/3RK3 w - - 99 80"),
+            GameStatus::Ongoing
+        );
+        // Mate on the hundredth ply is mate, not a fifty-move draw.
+        assert_eq!(
+            status("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80"),
+            GameStatus::Checkmate
+        );
+    }
+
+    #[test]
+    fn try_play_refuses_without_changing_the_position() {
+        let mut pos = Position::startpos();
+        let before = pos.clone();
+        let (e2, e5) = (Square::new(12), Square::new(36));
+        let illegal = Move::new(e2, e5, None);
+        assert_eq!(pos.try_play(illegal), Err(IllegalMove(illegal)));
+        assert_eq!(pos, before);
+        for mv in legal_moves(&before).iter() {
+            let mut copy = before.clone();
+            copy.try_play(*mv).unwrap();
+            assert_eq!(copy, before.play(*mv));
+        }
+    }
+
+    #[test]
+    fn parse_and_default_agree_with_the_constructors() {
+        assert_eq!(Position::default(), Position::startpos());
+        assert!("not a fen".parse::<Position>().is_err());
+    }
+}
