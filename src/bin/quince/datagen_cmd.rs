@@ -9,8 +9,8 @@
 //! content does not.
 
 use crate::UserError;
+use crate::progress::Reporter;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use quince::datagen::format::{MAGIC, read_games};
 use quince::datagen::selfplay::{SelfPlaySettings, play_game};
 use quince::search::tt::TranspositionTable;
@@ -90,14 +90,8 @@ pub fn run(args: &DatagenArgs) -> Result<ExitCode, UserError> {
     };
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
-    let bar = ProgressBar::new(pending.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg} (eta {eta})",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
+    // A bar on a terminal, a line every few seconds in a log.
+    let reporter = Reporter::new(false, true, true);
     let start = Instant::now();
     let mut positions = 0u64;
     let mut written = 0u64;
@@ -131,13 +125,15 @@ pub fn run(args: &DatagenArgs) -> Result<ExitCode, UserError> {
             file.flush()?;
             positions += game.scored.len() as u64;
             written += 1;
-            let per_second = positions as f64 / start.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!("{positions} positions, {per_second:.0}/s"));
-            bar.inc(1);
+            let elapsed = start.elapsed().as_secs_f64();
+            reporter.update(written as f64, pending.len() as u64, elapsed, || {
+                let per_second = positions as f64 / elapsed.max(1e-9);
+                format!("games, {positions} positions, {per_second:.0}/s")
+            });
         }
         Ok(())
     });
-    bar.finish_and_clear();
+    reporter.finish();
     outcome?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(

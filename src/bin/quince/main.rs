@@ -9,6 +9,7 @@ mod bench_cmd;
 mod datagen_cmd;
 mod eval_cmd;
 mod perft_cmd;
+mod progress;
 mod split_cmd;
 mod suite_cmd;
 mod uci_cmd;

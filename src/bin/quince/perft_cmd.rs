@@ -1,5 +1,6 @@
 //! `quince perft`: one position, one depth (or the statistics table).
 
+use crate::progress::Reporter;
 use crate::{PerftArgs, ScaleArgs, UserError, mnps};
 use quince::Position;
 use quince::perft::hash::{CountTable, StatsTable};
@@ -9,76 +10,22 @@ use quince::perft::threads::{Divide, Progress, Settings, StatsJob, dispatch, res
 use quince::position::STARTPOS_FEN;
 use quince::sliders::{ACTIVE, ACTIVE_TABLE_BYTES};
 use serde_json::{Value, json};
-use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// The largest `--threads` accepted (more would only cost memory).
 const MAX_THREADS: usize = 1024;
 
-/// Progress lines on stderr: rewritten in place on a terminal, or one line
-/// every few seconds with `--progress` elsewhere (logs of long batch runs).
-pub struct Reporter {
-    enabled: bool,
-    terminal: bool,
-    last: Mutex<Option<Instant>>,
-}
-
-impl Reporter {
-    /// `long_run` says the run is worth reporting on a terminal.
-    pub fn new(json: bool, scale: &ScaleArgs, long_run: bool) -> Reporter {
-        let terminal = std::io::stderr().is_terminal();
-        Reporter {
-            enabled: !json && ((terminal && long_run) || scale.progress),
-            terminal,
-            last: Mutex::new(None),
-        }
-    }
-
-    /// Reports `p`; `what` names the pieces of work ("root moves", "subtrees").
-    pub fn report(&self, p: Progress, what: &str) {
-        self.line(p.done == p.total, || {
-            let left = p.elapsed / p.done.max(1) as f64 * (p.total - p.done) as f64;
-            format!(
-                "{}/{} {what}, {} nodes, {:.1} Mnodes/s, ~{left:.0} s left",
-                p.done,
-                p.total,
-                p.nodes,
-                mnps(p.nodes, p.elapsed)
-            )
-        });
-    }
-
-    /// Prints the line `make` builds if one is due (or `last` is set).
-    pub fn line(&self, last_one: bool, make: impl FnOnce() -> String) {
-        if !self.enabled {
-            return;
-        }
-        let interval = if self.terminal { 0.2 } else { 5.0 };
-        let Ok(mut last) = self.last.lock() else {
-            return;
-        };
-        let now = Instant::now();
-        let due = last.is_none_or(|t| now.duration_since(t).as_secs_f64() >= interval);
-        if !due && !last_one {
-            return;
-        }
-        *last = Some(now);
-        let line = make();
-        if self.terminal {
-            eprint!("\r{line:78}");
-        } else {
-            eprintln!("{line}");
-        }
-    }
-
-    /// Clears a terminal progress line.
-    pub fn finish(&self) {
-        if self.enabled && self.terminal {
-            eprint!("\r{:78}\r", "");
-        }
-    }
+/// Reports one perft progress step: `what` names the pieces of work
+/// ("root moves", "subtrees").
+pub fn report_perft(reporter: &Reporter, p: Progress, what: &str) {
+    reporter.update(p.done as f64, p.total as u64, p.elapsed, || {
+        format!(
+            "{what}, {} nodes, {:.1} Mnodes/s",
+            p.nodes,
+            mnps(p.nodes, p.elapsed)
+        )
+    });
 }
 
 /// `--threads` resolved (0 = all cores) and checked.
@@ -108,7 +55,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
         return run_stats(args, depth, threads, &mut pos);
     }
     let bulk = !args.no_bulk;
-    let reporter = Reporter::new(args.json, &args.scale, depth >= 6);
+    let reporter = Reporter::new(args.json, args.scale.progress, depth >= 6);
     let start = Instant::now();
     let unknown = || {
         UserError(format!(
@@ -126,7 +73,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
                 nodes,
                 elapsed,
             };
-            reporter.report(p, "root moves");
+            report_perft(&reporter, p, "root moves");
         };
         divide_by_name(
             &mut pos,
@@ -142,7 +89,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
             0 => None,
             mb => Some(CountTable::new(mb).map_err(UserError)?),
         };
-        let report = |p: Progress| reporter.report(p, "subtrees");
+        let report = |p: Progress| report_perft(&reporter, p, "subtrees");
         let job = Divide {
             position: &pos,
             depth,
@@ -257,13 +204,14 @@ fn run_stats(
         0 => None,
         mb => Some(StatsTable::new(mb).map_err(UserError)?),
     };
-    let reporter = Reporter::new(args.json, &args.scale, max_depth >= 6);
+    let reporter = Reporter::new(args.json, args.scale.progress, max_depth >= 6);
     for depth in 1..=max_depth {
         let unknown = || UserError(format!("unknown legality '{}'", args.legality));
         let stats = if threads == 1 && table.is_none() {
             perft_stats_by_name(pos, depth, &args.legality, &args.make).ok_or_else(unknown)?
         } else {
-            let report = |p: Progress| reporter.report(p, &format!("depth {depth} subtrees"));
+            let report =
+                |p: Progress| report_perft(&reporter, p, &format!("depth {depth} subtrees"));
             let job = StatsJob {
                 position: pos,
                 depth,
@@ -276,15 +224,9 @@ fn run_stats(
             };
             dispatch(&args.legality, &args.make, job).ok_or_else(unknown)?
         };
-        reporter.finish();
-        if !args.json && std::io::stderr().is_terminal() {
-            eprint!(
-                "\rdepth {depth} done, {:.1} s   ",
-                start.elapsed().as_secs_f64()
-            );
-        }
         rows.push((depth, stats));
     }
+    reporter.finish();
     let seconds = start.elapsed().as_secs_f64();
     let last = rows.last().map(|(_, s)| *s).unwrap_or(Stats {
         nodes: 1,
@@ -305,9 +247,6 @@ fn run_stats(
             .collect();
         println!("{object}");
     } else {
-        if std::io::stderr().is_terminal() {
-            eprint!("\r{:40}\r", "");
-        }
         print!("{}", markdown_table(&rows));
         println!(
             "\n{seconds:.3} s for depths 1..{max_depth} (slider {ACTIVE}, legality {}, make {}{})",

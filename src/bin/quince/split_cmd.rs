@@ -14,7 +14,8 @@
 //! unit of one split is present exactly once without the unit file; given
 //! the unit file (`--units`) it also checks each result against its unit.
 
-use crate::perft_cmd::{Reporter, stats_json, threads_of};
+use crate::perft_cmd::{stats_json, threads_of};
+use crate::progress::Reporter;
 use crate::{MergeArgs, PerftAction, SplitArgs, UserError, WorkArgs};
 use quince::Position;
 use quince::movegen::legal_moves;
@@ -206,7 +207,7 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
         mb if args.stats => Some(StatsTable::new(mb).map_err(UserError)?),
         _ => None,
     };
-    let reporter = Reporter::new(false, &args.scale, true);
+    let reporter = Reporter::new(false, args.scale.progress, true);
     let mut out = std::io::stdout().lock();
     let n = units.len();
     let run_start = Instant::now();
@@ -216,13 +217,12 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
         let multiplicity = field_u64(unit, "multiplicity", at)?;
         // Progress over the whole file: units done (this one in part).
         let report = |p: Progress| {
-            reporter.line(false, || {
-                let elapsed = run_start.elapsed().as_secs_f64();
-                let done = i as f64 + p.done as f64 / p.total.max(1) as f64;
-                let left = elapsed / done.max(1e-9) * (n as f64 - done);
+            let elapsed = run_start.elapsed().as_secs_f64();
+            let done = i as f64 + p.done as f64 / p.total.max(1) as f64;
+            reporter.update(done, n as u64, elapsed, || {
                 let nodes = nodes_before.saturating_add(p.nodes.saturating_mul(multiplicity));
                 format!(
-                    "{i}/{n} units done (unit {}: {}/{} subtrees), {nodes} nodes, {:.1} Mnodes/s, ~{left:.0} s left",
+                    "units (unit {}: {}/{} subtrees), {nodes} nodes, {:.1} Mnodes/s",
                     i + 1,
                     p.done,
                     p.total,

@@ -1,5 +1,6 @@
 //! `quince suite`: EPD perft suites, exit 1 on any mismatch.
 
+use crate::progress::Reporter;
 use crate::{SuiteArgs, UserError, mnps};
 use quince::Position;
 use quince::perft::strategy::perft_by_name;
@@ -8,7 +9,7 @@ use quince::suite::{self, SuiteEntry};
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub fn run(args: &SuiteArgs) -> Result<ExitCode, UserError> {
     let mut entries: Vec<(String, SuiteEntry)> = Vec::new();
@@ -39,7 +40,8 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode, UserError> {
         .sum();
     let bulk = !args.no_bulk;
     let start = Instant::now();
-    let mut last_report = Instant::now();
+    // A bar on a terminal; in a log, a line every few seconds as before.
+    let reporter = Reporter::new(args.json, true, true);
     let (mut done, mut failures, mut total_nodes) = (0usize, 0usize, 0u64);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -69,16 +71,16 @@ pub fn run(args: &SuiteArgs) -> Result<ExitCode, UserError> {
             if !ok {
                 failures += 1;
             }
-            if !args.json && last_report.elapsed() > Duration::from_secs(2) {
-                last_report = Instant::now();
-                eprintln!(
-                    "progress: {done}/{jobs} counts, {failures} mismatches, {:.0} s, {:.1} Mnodes/s",
-                    start.elapsed().as_secs_f64(),
-                    mnps(total_nodes, start.elapsed().as_secs_f64())
-                );
-            }
+            let elapsed = start.elapsed().as_secs_f64();
+            reporter.update(done as f64, jobs as u64, elapsed, || {
+                format!(
+                    "counts, {failures} mismatches, {:.1} Mnodes/s",
+                    mnps(total_nodes, elapsed)
+                )
+            });
         }
     }
+    reporter.finish();
     let seconds = start.elapsed().as_secs_f64();
     if !args.json {
         let _ = writeln!(
