@@ -7,6 +7,7 @@ use std::fmt;
 pub struct SuiteEntry {
     /// 1-based line number in the file (for messages).
     pub line: usize,
+    /// The position, as written before the first `;` (not yet parsed).
     pub fen: String,
     /// `(depth, expected nodes)`, in file order.
     pub expected: Vec<(u32, u64)>,
@@ -15,7 +16,9 @@ pub struct SuiteEntry {
 /// A malformed suite line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SuiteError {
+    /// 1-based line number of the bad line.
     pub line: usize,
+    /// What is wrong with it.
     pub message: String,
 }
 

@@ -32,8 +32,11 @@ pub const MAGIC: &[u8; 4] = b"QDG1";
 /// How a game ended, from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// Black won (stored as 0).
     BlackWins = 0,
+    /// A draw (stored as 1).
     Draw = 1,
+    /// White won (stored as 2).
     WhiteWins = 2,
 }
 
@@ -56,7 +59,9 @@ impl GameResult {
 /// One self-play game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The game's number in its run (with the seed, it fixes the opening).
     pub index: u32,
+    /// How the game ended.
     pub result: GameResult,
     /// Random plies from the start position, not searched.
     pub opening: Vec<Move>,

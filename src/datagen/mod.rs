@@ -17,9 +17,11 @@ use format::{GameRecord, GameResult};
 /// A position worth learning from, with its search score and the game's end.
 #[derive(Clone, Debug)]
 pub struct TrainingPosition {
+    /// The position, before its searched move.
     pub position: Position,
     /// The search's score in centipawns, White's point of view.
     pub white_score: i16,
+    /// How the game it comes from ended.
     pub result: GameResult,
 }
 

@@ -30,11 +30,14 @@ pub struct SelfPlaySettings {
     /// A side ahead by this much for `win_plies` plies in a row (both
     /// sides' searches agreeing) wins.
     pub win_score: Score,
+    /// How many plies in a row `win_score` must hold for a win.
     pub win_plies: u32,
     /// After `draw_after` plies, `draw_plies` plies in a row within
     /// `draw_score` of zero are a draw.
     pub draw_after: usize,
+    /// The largest score, either way, that counts towards a draw.
     pub draw_score: Score,
+    /// How many plies in a row within `draw_score` make a draw.
     pub draw_plies: u32,
     /// A game still going after this many searched plies is a draw.
     pub max_plies: usize,

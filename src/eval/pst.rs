@@ -9,12 +9,16 @@
 
 use crate::types::{Color, Piece, Square};
 
-/// Middlegame and endgame material, pawn to king (PeSTO).
+/// Middlegame material, pawn to king (PeSTO).
 pub const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
+/// Endgame material, pawn to king (PeSTO).
 pub const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
 /// How much each piece kind says "still a middlegame" (24 at the start).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the starting position; evaluations blend the middlegame
+/// and endgame scores in proportion `phase : PHASE_MAX - phase`, with the
+/// phase capped here.
 pub const PHASE_MAX: i32 = 24;
 
 #[rustfmt::skip]

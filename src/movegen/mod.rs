@@ -19,8 +19,11 @@ use std::mem::MaybeUninit;
 /// One piece's legal moves: its origin and destination set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceMoves {
+    /// The kind of piece moving.
     pub piece: Piece,
+    /// The square it moves from (for castling, the king's square).
     pub from: Square,
+    /// Every square it may legally move to (for castling, the rook's square).
     pub to: Bitboard,
     /// Whether a move to the last rank (pawns only) promotes; each such
     /// destination stands for four moves.
@@ -211,11 +214,14 @@ impl MoveList {
         self.len = len;
     }
 
+    /// The number of moves in the list.
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move (checkmate or stalemate, for a
+    /// position's legal moves).
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0

@@ -54,7 +54,9 @@ pub const MIN_STATS_DEPTH: u32 = 1;
 /// The two independent keys an entry is checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Keys {
+    /// The position's Zobrist key ([`Position::key`]); picks the bucket.
     pub zobrist: u64,
+    /// The independent second hash ([`verification_key`]).
     pub verify: u64,
 }
 

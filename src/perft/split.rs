@@ -16,6 +16,7 @@ use std::collections::HashMap;
 /// A position in the expanded tree and the paths that reach it.
 #[derive(Clone, Debug)]
 pub struct Node {
+    /// The position reached.
     pub position: Position,
     /// `(tag, number of paths)`, sorted by tag, tags unique.
     pub paths: Vec<(u32, u64)>,

@@ -16,14 +16,23 @@ use std::ops::AddAssign;
 /// One row of the statistics table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Leaf moves (the perft count).
     pub nodes: u64,
+    /// Leaf moves that capture, en passant included.
     pub captures: u64,
+    /// Leaf moves that capture en passant.
     pub en_passant: u64,
+    /// Leaf moves that castle.
     pub castles: u64,
+    /// Leaf moves that promote.
     pub promotions: u64,
+    /// Leaf moves that give check, checkmates included.
     pub checks: u64,
+    /// Discovered checks that are not mate (see the module notes).
     pub discovery_checks: u64,
+    /// Checks by two pieces that are not mate.
     pub double_checks: u64,
+    /// Leaf moves that checkmate.
     pub checkmates: u64,
 }
 

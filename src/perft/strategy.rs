@@ -21,6 +21,7 @@ use crate::types::{Bitboard, Move, Piece, Square};
 
 /// Make/unmake or copy-make: how a child position is visited.
 pub trait MakeStyle {
+    /// The name `--make` accepts for this style (see [`MAKE_STYLES`]).
     const NAME: &'static str;
     /// Whether children are copies (so a child can be made from a shared
     /// borrow, straight from the generator's batches).
@@ -466,7 +467,9 @@ pub const MAKE_STYLES: [&str; 2] = [Unmake::NAME, CopyMake::NAME];
 
 /// Something to run with a strategy and make style chosen at run time.
 pub trait Job {
+    /// What the job returns.
     type Output;
+    /// Does the job with strategy `S` and make style `M`.
     fn run<S: Strategy, M: MakeStyle>(self) -> Self::Output;
 }
 

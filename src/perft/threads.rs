@@ -39,6 +39,7 @@ pub fn resolve_threads(requested: usize) -> usize {
 pub struct Progress {
     /// Subtrees finished and in all.
     pub done: usize,
+    /// Subtrees in all.
     pub total: usize,
     /// Leaves counted so far (multiplicities applied).
     pub nodes: u64,
@@ -105,8 +106,13 @@ pub fn run_indexed<T: Send>(
 /// The settings shared by the parallel entry points.
 #[derive(Clone, Copy)]
 pub struct Settings<'a> {
+    /// Worker threads (resolve a requested 0 with [`resolve_threads`]
+    /// first); the tree is split into about [`UNITS_PER_THREAD`] subtrees
+    /// per thread.
     pub threads: usize,
+    /// Bulk counting at the last ply (ignored for statistics).
     pub bulk: bool,
+    /// Called after each finished subtree.
     pub progress: ProgressFn<'a>,
 }
 
@@ -127,9 +133,13 @@ fn count_subtree<S: Strategy, M: MakeStyle>(
 /// Parallel (and/or hashed) divide: the count below each root move, in the
 /// strategy's move order, exactly as `strategy::divide_by_name` gives it.
 pub struct Divide<'a> {
+    /// The root position.
     pub position: &'a Position,
+    /// The perft depth, counted from the root.
     pub depth: u32,
+    /// A shared hash table for the subtree counts, if any.
     pub table: Option<&'a CountTable>,
+    /// Threads, counting method, progress.
     pub settings: Settings<'a>,
 }
 
@@ -176,9 +186,13 @@ impl Job for Divide<'_> {
 /// Parallel (and/or hashed) statistics of perft(`depth`). Subtrees keep at
 /// least one ply, since a leaf's statistics depend on the move into it.
 pub struct StatsJob<'a> {
+    /// The root position.
     pub position: &'a Position,
+    /// The perft depth, counted from the root.
     pub depth: u32,
+    /// A shared hash table for the subtree statistics, if any.
     pub table: Option<&'a StatsTable>,
+    /// Threads and progress (`bulk` is ignored).
     pub settings: Settings<'a>,
 }
 
@@ -226,11 +240,15 @@ pub fn scale(row: Stats, k: u64) -> Stats {
 /// The count (or statistics row) of one position, split over the threads
 /// (used by `quince perft work` for each unit).
 pub struct Subtree<'a> {
+    /// The unit's position.
     pub position: &'a Position,
+    /// The depth left below it.
     pub depth: u32,
+    /// A shared hash table for leaf counts, if any.
     pub counts: Option<&'a CountTable>,
     /// With `Some`, statistics are computed (and `counts` is ignored).
     pub stats: Option<Option<&'a StatsTable>>,
+    /// Threads, counting method, progress.
     pub settings: Settings<'a>,
 }
 

@@ -17,6 +17,7 @@ pub enum CastleSide {
 }
 
 impl CastleSide {
+    /// Both sides, short first.
     pub const BOTH: [CastleSide; 2] = [CastleSide::Short, CastleSide::Long];
 
     /// The file the king ends on: g or c.
@@ -107,6 +108,7 @@ impl Castling {
         self.rooks |= Bitboard::from_square(square);
     }
 
+    /// Whether neither colour may castle any more.
     pub fn is_empty(self) -> bool {
         self.rooks.is_empty()
     }

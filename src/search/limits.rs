@@ -49,10 +49,12 @@ pub struct Signals {
 }
 
 impl Signals {
+    /// Whether `stop` (or `quit`) has been received.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// Whether the search is still pondering (no `ponderhit` yet).
     pub fn pondering(&self) -> bool {
         self.ponder.load(Ordering::Relaxed)
     }
@@ -62,7 +64,9 @@ impl Signals {
 /// at `hard` the search is aborted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
+    /// Elapsed time after which no new iteration starts.
     pub soft: Duration,
+    /// Elapsed time at which the running search is aborted.
     pub hard: Duration,
 }
 

@@ -49,7 +49,8 @@ use crate::movegen::{has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
 use correction::CorrectionHistory;
-use limits::{Budget, Limits, Signals};
+use limits::Budget;
+pub use limits::{Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
 use pruning::reduction_table;
 use score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate, mated_in};
@@ -60,16 +61,24 @@ use tt::{Bound, TranspositionTable};
 /// One line of the search's progress, for the protocol to print.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The nominal depth of the iteration, in plies.
     pub depth: i32,
+    /// The deepest ply this line's search reached (selective depth).
     pub seldepth: usize,
     /// 1-based index of the line (MultiPV).
     pub multi_pv: usize,
+    /// The line's score for the side to move (see [`score`]).
     pub score: Score,
     /// `Some` if the score is only a bound (aspiration window failure).
     pub bound: Option<Bound>,
+    /// Nodes searched so far in this search, quiescence included.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// Transposition-table use in permille (see
+    /// [`TranspositionTable::hashfull`]).
     pub hashfull: u32,
+    /// The principal variation, starting with this line's root move.
     pub pv: Vec<Move>,
 }
 
@@ -80,9 +89,12 @@ pub struct Outcome {
     pub best: Move,
     /// The expected reply, if known and legal.
     pub ponder: Option<Move>,
+    /// The best move's score for the side to move (mated or draw score
+    /// when the root has no legal move).
     pub score: Score,
     /// The last completed depth.
     pub depth: i32,
+    /// Nodes searched in total.
     pub nodes: u64,
 }
 

@@ -16,6 +16,8 @@ pub const MATE: Score = 32_000;
 pub const INFINITY: Score = 32_001;
 /// Scores at or beyond this are mates.
 pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+/// The score of a draw (stalemate, repetition, the fifty-move rule, dead
+/// material): zero, since the engine uses no contempt.
 pub const DRAW: Score = 0;
 
 /// The score of being mated `ply` plies from the root.

@@ -42,10 +42,16 @@ struct Slot {
 /// A probe result, with the score already adjusted to the probing ply.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
+    /// The best move found, or [`Move::NULL`] if none.
     pub mv: Move,
+    /// The search score, mates counted from the probing ply.
     pub score: Score,
+    /// The raw static evaluation, before correction history: the
+    /// correction is applied afresh on every use, as it keeps learning.
     pub eval: Score,
+    /// The depth the score was searched to (0 for quiescence).
     pub depth: i32,
+    /// Whether `score` is exact or a bound.
     pub bound: Bound,
 }
 

@@ -14,11 +14,17 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// The set with no squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// The set of all 64 squares.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The squares a1 to h1.
     pub const RANK_1: Bitboard = Bitboard(0xFF);
+    /// The squares a8 to h8.
     pub const RANK_8: Bitboard = Bitboard(0xFF << 56);
+    /// The squares a1 to a8.
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+    /// The squares h1 to h8.
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
     /// The set holding only `square`.
@@ -39,11 +45,13 @@ impl Bitboard {
         Bitboard(0x0101_0101_0101_0101 << (index & 7))
     }
 
+    /// Whether the set has no squares.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set has at least one square.
     #[inline]
     pub const fn is_nonempty(self) -> bool {
         self.0 != 0
@@ -61,6 +69,7 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Whether `square` is in the set.
     #[inline]
     pub const fn contains(self, square: Square) -> bool {
         self.0 >> square.index() & 1 != 0

@@ -25,11 +25,14 @@ impl Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | promo << 12)
     }
 
+    /// The square the moving piece starts on (the king's, for castling).
     #[inline]
     pub const fn from(self) -> Square {
         Square::new((self.0 & 63) as u8)
     }
 
+    /// The square the move goes to; for castling, the square of the rook
+    /// the king castles with, not the king's destination.
     #[inline]
     pub const fn to(self) -> Square {
         Square::new((self.0 >> 6 & 63) as u8)

@@ -62,14 +62,27 @@ impl Rank {
 pub struct Square(u8);
 
 impl Square {
+    /// The square a1.
+    ///
+    /// Only the first rank and e8 are named, for castling code, tests and
+    /// examples; other squares come from [`Square::from_coords`] or
+    /// [`Square::parse`].
     pub const A1: Square = Square(0);
+    /// The square b1.
     pub const B1: Square = Square(1);
+    /// The square c1.
     pub const C1: Square = Square(2);
+    /// The square d1.
     pub const D1: Square = Square(3);
+    /// The square e1.
     pub const E1: Square = Square(4);
+    /// The square f1.
     pub const F1: Square = Square(5);
+    /// The square g1.
     pub const G1: Square = Square(6);
+    /// The square h1.
     pub const H1: Square = Square(7);
+    /// The square e8.
     pub const E8: Square = Square(60);
 
     /// The square with index `index & 63`.
@@ -94,11 +107,13 @@ impl Square {
         (self.0 & 63) as usize
     }
 
+    /// The square's file (column).
     #[inline]
     pub const fn file(self) -> File {
         File(self.0 & 7)
     }
 
+    /// The square's rank (row).
     #[inline]
     pub const fn rank(self) -> Rank {
         Rank(self.0 >> 3)

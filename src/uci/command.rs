@@ -11,48 +11,73 @@
 /// A parsed input line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `uci`: identify and list the options.
     Uci,
+    /// `isready`: answer `readyok` once ready.
     IsReady,
+    /// `ucinewgame`: the next position starts a new game.
     NewGame,
     /// `setoption name <name> [value <value>]`; the name may contain spaces.
     SetOption {
+        /// The option's name, as given (empty if `name` is missing).
         name: String,
+        /// The text after `value`, if present.
         value: Option<String>,
     },
     /// `position startpos|fen <fen> [moves ...]`; `fen: None` is startpos.
     Position {
+        /// The FEN fields joined by spaces, not yet parsed.
         fen: Option<String>,
+        /// The moves after `moves`, in UCI notation, not yet checked.
         moves: Vec<String>,
     },
     /// `position` that names neither startpos nor fen.
     BadPosition(String),
+    /// `go` with its parameters (except `go perft`).
     Go(Go),
     /// `go perft <depth>`.
     Perft(u64),
+    /// `stop`: end the running search and answer `bestmove`.
     Stop,
+    /// `ponderhit`: the opponent played the move pondered on.
     PonderHit,
+    /// `quit`: exit.
     Quit,
     /// `d`: print the board.
     Display,
     /// A blank line.
     Empty,
+    /// A line whose first word is not a known command (that word).
     Unknown(String),
 }
 
 /// The parameters of `go`, as given (the engine applies defaults).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    /// `depth`: search this many plies.
     pub depth: Option<u64>,
+    /// `nodes`: search about this many nodes.
     pub nodes: Option<u64>,
+    /// `movetime`: search exactly this many milliseconds.
     pub movetime: Option<u64>,
+    /// `wtime`: White's clock, in milliseconds.
     pub wtime: Option<u64>,
+    /// `btime`: Black's clock, in milliseconds.
     pub btime: Option<u64>,
+    /// `winc`: White's increment per move, in milliseconds.
     pub winc: Option<u64>,
+    /// `binc`: Black's increment per move, in milliseconds.
     pub binc: Option<u64>,
+    /// `movestogo`: moves until the next time control.
     pub movestogo: Option<u64>,
+    /// `mate`: look for a mate in this many moves.
     pub mate: Option<u64>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// `searchmoves`: restrict the root to these moves (UCI notation, not
+    /// yet checked); empty means all.
     pub searchmoves: Vec<String>,
 }
 

@@ -23,7 +23,9 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+/// The name sent in `id name`, with the crate's version.
 pub const NAME: &str = concat!("Quince ", env!("CARGO_PKG_VERSION"));
+/// The author sent in `id author`.
 pub const AUTHOR: &str = "the Quince developers";
 
 const DEFAULT_HASH_MB: usize = 16;
@@ -53,6 +55,8 @@ struct Running {
     signals: Arc<Signals>,
 }
 
+/// A UCI engine: feed it input lines with [`Engine::handle`]; it writes
+/// its answers to its [`Output`], from a search thread while searching.
 pub struct Engine {
     out: Output,
     options: Options,

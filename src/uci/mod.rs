@@ -29,6 +29,7 @@ pub const MAX_LINE: usize = 1 << 20;
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Output {
+    /// An output writing to `sink` (usually standard output).
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output(Arc::new(Mutex::new(sink)))
     }

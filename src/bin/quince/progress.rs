@@ -70,7 +70,7 @@ impl Reporter {
                 let now = Instant::now();
                 let due = now.duration_since(at).as_secs_f64() >= LOG_INTERVAL;
                 // The closing line only completes lines printed before.
-                if !due && !(finished && printed) {
+                if !(due || finished && printed) {
                     return;
                 }
                 *last = (now, true);

@@ -45,9 +45,12 @@ pub struct Network<const N: usize> {
     /// One row per input feature, added to the accumulator when the piece
     /// appears and subtracted when it leaves.
     pub feature_weights: [[i16; N]; 768],
+    /// The accumulator's starting value for each side, before any piece
+    /// row is added (scaled by [`QA`]).
     pub feature_biases: Vector<N>,
     /// `[side to move, opponent]`.
     pub output_weights: [Vector<N>; 2],
+    /// Added to the output sum, scaled by `QA * QB`.
     pub output_bias: i32,
 }
 

@@ -3,7 +3,7 @@
 its JSON) and CPU seconds (user + sys of the child, from rusage), because on a
 shared machine CPU time is steadier than wall time.
 
-usage: reports/scale-bench.py threads|hash|hash8 [quince binary]
+usage: tools/scale-bench.py threads|hash|hash8 [quince binary]
 """
 import json, os, resource, subprocess, sys, time
 
