@@ -10,4 +10,19 @@ if [ -n "$deps" ]; then
   echo "the library without default features depends on:"; echo "$deps"; exit 1
 fi
 cargo check --lib --no-default-features --features hq
+# Every feature alone (cargo-hack, as shakmaty does): each backend, `hce`,
+# `cli`, none at all (the default backend then). Two backends at once are a
+# compile error by design, so no --all-features. The toolchain CI runs is
+# the crate's declared minimum (`rust-version`), so these checks are also
+# the MSRV check.
+command -v cargo-hack >/dev/null || cargo install cargo-hack --locked --version 0.6.46
+echo "rust-version $(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml), $(rustc --version)"
+if grep -qw bmi2 /proc/cpuinfo; then
+  RUSTFLAGS='-C target-cpu=x86-64-v3' cargo hack check --lib --each-feature \
+    --exclude-all-features --target-dir target/hack
+else
+  echo "this CPU lacks BMI2: the pext feature is not checked here"
+  cargo hack check --lib --each-feature --exclude-all-features --exclude-features pext \
+    --target-dir target/hack
+fi
 cargo package -p quince-codegen -p quince --allow-dirty
