@@ -12,11 +12,11 @@
 //! PeSTO and Fruit.
 //!
 //! The evaluation is computed from scratch at each call, not incrementally.
-//! Measured with `perf record` on `quince bench --depth 10`, `evaluate` is
-//! about 20 % of the search's time. The piece-square sum is only one table
+//! Profiled with `perf record` on `quince bench`, `evaluate` took a modest
+//! share of the search's time. The piece-square sum is only one table
 //! lookup per piece, while mobility must compute every piece's attack set
-//! anyway, so an incremental PST could save a few percent at most: not
-//! worth coupling the evaluation to make/unmake for now.
+//! anyway, so an incremental PST could save only a small part of that
+//! share: not worth coupling the evaluation to make/unmake for now.
 
 pub mod nnue;
 pub mod pawns;

@@ -78,8 +78,9 @@ pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, visit: F) -> bool 
 ///
 /// The batches of [`generate`], except that the unpinned pawns are listed a
 /// set at a time (all single pushes, all double pushes, all captures each
-/// way), as [`count`] counts them: a batch per pawn cost about 30
-/// instructions of set-up for its one or two moves (callgrind, PEXT).
+/// way), as [`count`] counts them: a batch per pawn redid its set-up (a
+/// shift, masks, the pin test, the promotion test, the visitor) for only
+/// one or two moves (`reports/archive/speed-2026-11-23-day.md`).
 #[inline]
 pub fn fill_list(pos: &Position, list: &mut MoveList) {
     generate_into(pos, list);
@@ -157,12 +158,12 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     // Queens move in both slider loops. The batch's piece comes from the
     // queen set, not a board read, so the compiler knows it is a slider:
     // bulk perft's make for each move of the batch (inlined here) loses
-    // its pawn and king branches, 53 -> 37 instructions per child on
-    // position 6 (callgrind, PEXT, bulk, instructions per node: position 3
-    // d6 19.53 -> 18.86, position 6 d4 9.48 -> 9.23; full make unchanged,
-    // a move list does not store the piece). A queen loop of its own with
-    // both lookups, the piece a constant, measured about the same in bulk
-    // but 1-2 % more instructions in full make.
+    // its pawn and king branches, a good share of the instructions per
+    // child in these loops (full make unchanged: a move list does not
+    // store the piece). A queen loop of its own with both lookups, the
+    // piece a constant, measured about the same in bulk but more
+    // instructions in full make, so it was not kept
+    // (`reports/archive/speed-2026-11-23-zen5-late.md`).
     let queens = pos.colored(cx.us, Piece::Queen);
     for from in pos.colored(cx.us, Piece::Bishop) | queens {
         let piece = if queens.contains(from) {
@@ -290,10 +291,11 @@ pub fn count(pos: &Position) -> u64 {
 /// The order of the parts after the king is measured, not logical: pawns,
 /// pinned pieces, sliders, knights, e.p. The counter keeps more values live
 /// than there are registers, and the order decides what spills: this one
-/// has 1-2 % fewer instructions than knights, sliders, pawns, pinned
-/// (callgrind, PEXT, bulk, all six standard positions). The king stays
-/// first: counted last it saved another 1-4 % of instructions but cost
-/// 7 % of wall-clock time on position 6 (alternating runs; `reports/`).
+/// ran fewer instructions than knights, sliders, pawns, pinned on all six
+/// standard positions (callgrind, bulk). The king stays first: counted
+/// last it saved a few more instructions but was slower in wall-clock time
+/// on position 6 (alternating runs;
+/// `reports/archive/speed-2026-11-23-evening.md`).
 #[inline(always)]
 fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
     let us = if WHITE { Color::White } else { Color::Black };
@@ -316,10 +318,11 @@ fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
     } = pawn_targets(&cx, us, free_pawns);
     n += one.len() + west.len() + east.len() + two.len();
     // Promotions count four moves: three more per landing on the last
-    // rank, looked for only if a pawn is about to promote (callgrind, PEXT,
-    // bulk, instructions per node: position 3 d6 21.09 -> 20.84, position 6
-    // d4 10.10 -> 9.99; position 4, where a pawn is about to promote in
-    // most positions, 11.71 -> 11.84).
+    // rank, looked for only if a pawn is about to promote: one test that
+    // skips the back-rank masks and popcounts in most positions. It lowered the
+    // instructions per node where promotions are rare and cost a little on
+    // position 4, where a pawn is about to promote in most positions
+    // (`reports/archive/speed-2026-11-23-morning.md`).
     if (free_pawns & promotion_rank(us)).is_nonempty() {
         let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
         n += 3 * ((one & back_rank).len() + (west & back_rank).len() + (east & back_rank).len());
@@ -542,9 +545,9 @@ fn castling_targets(
 ///
 /// Out of line because it is rare, and given plain values rather than the
 /// generator's `Context`: a reference made every caller store the whole
-/// context to memory first, castling or not (callgrind, full-make start d5:
-/// PEXT 136.7 -> 135.6 instructions per node, but magic 135.8 -> 138.7;
-/// `reports/archive/speed-2026-11-23-evening.md`).
+/// context to memory first, castling or not. Passing plain values ran
+/// fewer instructions in full-make perft with PEXT, though more with magic
+/// (`reports/archive/speed-2026-11-23-evening.md`).
 #[inline(never)]
 fn king_path_is_safe(pos: &Position, them: Color, king_path: Bitboard, lifted: Bitboard) -> bool {
     !king_path

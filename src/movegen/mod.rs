@@ -45,8 +45,10 @@ impl PieceMoves {
 
     /// Calls `f` with each move of the batch, in the order of
     /// [`PieceMoves::moves`]; a plain loop over the targets when nothing
-    /// promotes (callgrind, PEXT, perft's leaf parents: 20.5 -> 19.6
-    /// instructions per node, start position d5, against a `flat_map`).
+    /// promotes: one pop per move instead of an inner iterator over
+    /// promotion pieces, which cut the instructions per node at perft's
+    /// leaf parents against a `flat_map` (callgrind;
+    /// `reports/archive/speed-2026-11-22-night.md`).
     #[inline]
     pub fn for_each_move(self, mut f: impl FnMut(Move)) {
         if self.promotes {
@@ -129,10 +131,11 @@ impl Iterator for BatchMoves {
 /// loops. 256 exceeds the most legal moves any position has (218).
 ///
 /// Slots past `len` stay uninitialised: zeroing 256 moves per list was a
-/// `memset` call per list, and returning the list a `memcpy` of all 256
-/// (together about 125 instructions per list; callgrind, PEXT, full-make
-/// perft start d5: 150.9 -> 147.4 instructions per node; bulk perft, whose
-/// lists are all at interior nodes, unchanged).
+/// `memset` call per list, and returning the list a `memcpy` of all 256,
+/// work proportional to the capacity rather than to the moves listed.
+/// Dropping it lowered full-make perft's instructions per node; bulk perft,
+/// whose lists are all at interior nodes, was unchanged (callgrind;
+/// `reports/archive/speed-2026-11-23-day.md`).
 #[derive(Clone)]
 pub struct MoveList {
     moves: [MaybeUninit<Move>; 256],
@@ -190,9 +193,10 @@ impl MoveList {
     /// moving the same way, listed without a batch per pawn.
     ///
     /// Its plain-move loop is `push_batch`'s with another origin. Both as
-    /// one helper taking the origin as a closure measured worse (callgrind,
-    /// PEXT, full-make perft start d5 136.7 -> 137.5 with `push_batch`'s
-    /// promotions kept apart, 138.6 with them shared too).
+    /// one helper taking the origin as a closure measured worse, more
+    /// instructions per node in full-make perft, and worse still with the
+    /// promotions shared too (callgrind;
+    /// `reports/archive/speed-2026-11-23-day.md`).
     #[inline]
     pub(crate) fn push_pawn_set(&mut self, targets: Bitboard, offset: u8, promotes: bool) {
         let from_of = |to| pawn_origin(to, offset);

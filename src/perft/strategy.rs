@@ -107,10 +107,11 @@ impl Strategy for Legal {
             1 => count_legal(pos),
             // The parent of the leaves, with copy-make: make each move straight
             // from the generator's batches, so no move list is built and
-            // nothing is unmade (27.0 vs 29.5 instructions per node, start
-            // position, PEXT), and the unpinned pawns' moves straight from
-            // their sets (`LeafCounter`: start d5 17.40 -> 16.00, and fewer
-            // mispredicted branches in cachegrind's model, 260 k -> 108 k).
+            // nothing is unmade (fewer instructions per node than listing
+            // first), and the unpinned pawns' moves straight from their sets
+            // (`LeafCounter`: fewer instructions per node again, and far
+            // fewer mispredicted branches in cachegrind's model;
+            // `reports/archive/speed-2026-11-23-day.md`).
             // The child is made for counting only (bitboards and state, no
             // key or board array: `Position::with_counting_child`).
             2 if M::COPIES => {
@@ -136,12 +137,12 @@ impl Strategy for Legal {
             // loop over the list. Made straight from the generator's
             // batches instead, the make's set-up (table addresses, the
             // parent's state) was redone per batch, two moves on average in
-            // the opening (callgrind, PEXT, full make, instructions per
-            // node: start d5 161.9 -> 150.9, Kiwipete d4 135.8 -> 134.0;
-            // but position 3 d5, whose rooks and king make long batches,
-            // 135.3 -> 150.5: the list wins where full make was weakest
-            // against the peers, the start position). Bulk counting is the
-            // other way round (`sum_over_batch`).
+            // the opening. The list cost fewer instructions per node at the
+            // start position and Kiwipete, more on position 3, whose rooks
+            // and king make long batches: kept because it wins where full
+            // make was weakest against the peers, the start position
+            // (`reports/archive/speed-2026-11-23-morning.md`). Bulk counting
+            // is the other way round (`sum_over_batch`).
             1 if M::COPIES => {
                 let moves = Self::legal_moves::<M>(pos);
                 for &mv in moves.iter() {
@@ -173,21 +174,18 @@ impl Strategy for Legal {
 /// The common, non-promoting batch calls [`count_leaves`] straight from
 /// its loop; going through [`PieceMoves::for_each_move`], whose closure has
 /// a second call site for promotions, left that closure out of line, with
-/// a call and six register saves per leaf. Callgrind, PEXT, bulk,
-/// instructions per node: start d5 18.66 -> 18.25, Kiwipete d4 12.82 ->
-/// 12.65, position 3 d6 22.04 -> 21.56, position 6 d4 11.08 -> 10.90.
-/// (Listing the moves first, as the full-make leaves do, measured worse
-/// for counting: start d5 17.41 -> 17.67, position 3 d6 20.84 -> 22.40.)
+/// a call and six register saves per leaf. Calling it straight cut bulk
+/// perft's instructions per node on every position measured
+/// (`reports/archive/speed-2026-11-23-morning.md`). (Listing the moves
+/// first, as the full-make leaves do, measured worse for counting.)
 ///
 /// [`count_leaves`] is called by name. It was once passed in as a `visit`
-/// parameter, which then measured better (17.41 against 17.63 at start
-/// d5), but with later changes and rustc 1.95 that parameter's `Fn::call`
-/// shim stayed out of line with the child's make inside it, a second call
-/// per leaf: by name, the make is inlined into the batch loop and only the
-/// counter is called. Instructions per node, start d5 / Kiwipete d4 /
-/// position 3 d6 / position 4 d4 / position 5 d4 / position 6 d4: 15.85 /
-/// 11.73 / 20.50 / 11.59 / 12.79 / 9.72 -> 15.82 / 11.47 / 19.53 / 11.37 /
-/// 12.49 / 9.48 (`reports/`).
+/// parameter, which then measured slightly better, but with later changes
+/// and rustc 1.95 that parameter's `Fn::call` shim stayed out of line with
+/// the child's make inside it, a second call per leaf: by name, the make is
+/// inlined into the batch loop and only the counter is called, which
+/// lowered the instructions per node on all six standard positions
+/// (`reports/archive/speed-2026-11-23-zen5-late.md`).
 #[inline(always)]
 fn sum_over_batch(pos: &Position, batch: PieceMoves) -> u64 {
     let mut sum = 0;

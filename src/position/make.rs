@@ -39,9 +39,9 @@ impl Position {
     /// Passing an illegal move leaves the position unspecified but never panics
     /// on a move from a piece of the side to move.
     // Always inlined: measured when copy-make still went through `make`
-    // (its `Undo` was dead there and its stores vanished; callgrind, PEXT:
-    // 26.9 -> 25.1 instructions per node, start position d5). Copy-make now
-    // calls `apply` directly; make/unmake callers keep the inlining.
+    // (its `Undo` was dead there and its stores vanished, fewer
+    // instructions per node under callgrind). Copy-make now calls `apply`
+    // directly; make/unmake callers keep the inlining.
     #[inline(always)]
     pub fn make(&mut self, mv: Move) -> Undo {
         let piece = self.mover(mv);
@@ -58,10 +58,10 @@ impl Position {
     ///
     /// Bulk perft makes one such child per move at the parents of the
     /// leaves (nearly every make), and only counts its moves. Skipping the
-    /// key, board-array and clock updates saves about 30 instructions per
-    /// make (callgrind, PEXT, bulk perft start position d5: 24.3 -> 22.0
-    /// instructions per node; `reports/archive/speed-2026-11-22-night.md`). The
-    /// mover comes from the generator's batch, not a board read.
+    /// key, board-array and clock updates takes that work off nearly every
+    /// make of bulk perft, a clear cut in its instructions per node
+    /// (callgrind; `reports/archive/speed-2026-11-22-night.md`). The mover
+    /// comes from the generator's batch, not a board read.
     #[inline(always)]
     pub(crate) fn with_counting_child<R>(
         &self,
@@ -89,9 +89,10 @@ impl Position {
     /// written with wide vector stores, and a narrow load of a small field
     /// (a byte of the board array, the side, the e.p. square) from it waits
     /// for those stores to reach the cache instead of taking the value in
-    /// flight. Reading them from the parent avoids the stall (criterion,
-    /// PEXT, `make/quince-copy`: 98 -> 125 Mmoves/s). Whole bitboards are
-    /// fine to update in place.
+    /// flight. Reading them from the parent avoids the stall: a gain in
+    /// wall-clock time, not in instructions (criterion, `make/quince-copy`;
+    /// `reports/archive/speed-2026-11-23.md`). Whole bitboards are fine to
+    /// update in place.
     #[inline(always)]
     fn undo_record(&self, mv: Move, piece: Piece) -> Undo {
         let to = mv.to();
@@ -201,8 +202,9 @@ impl Position {
         self.castling = castling;
         if FULL {
             // Rights are rarely lost: the two table loads of `castling_key`
-            // on every make instead of behind this branch were 0.95x on
-            // full-make perft of the start position (`reports/`).
+            // on every make instead of behind this branch made full-make
+            // perft of the start position slower in wall-clock time
+            // (`reports/archive/speed-2026-11-23-intel.md`).
             let lost = parent.castling.squares() ^ castling.squares();
             if lost.is_nonempty() {
                 key ^= castling_key(lost);
@@ -281,9 +283,10 @@ impl Position {
     ///
     /// Why: the child `play` returns is usually moved to another slot, and
     /// the move's 32-byte loads over `make`'s just-issued narrow stores
-    /// cannot be forwarded from the store buffer, a stall per child (perf:
-    /// a quarter of full-make perft's time on one load; with this, perft
-    /// 1.2-1.3x faster, `reports/archive/speed-2026-11-22-evening.md`).
+    /// cannot be forwarded from the store buffer, a stall per child (perf
+    /// showed a large share of full-make perft's time on that one load;
+    /// removing it sped up both full-make and bulk perft,
+    /// `reports/archive/speed-2026-11-22-evening.md`).
     /// `inline(always)` keeps the child in place.
     ///
     /// ```

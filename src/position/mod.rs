@@ -234,8 +234,9 @@ impl Position {
         let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
         // A slider lookup only if a slider of `by` stands on one of the
         // square's lines at all: one table load and an AND, where the lookup
-        // is several (callgrind, bulk perft, position 6 d4: PEXT 10.31 ->
-        // 10.10, `hq` default build d3 18.0 -> 16.4 instructions per node).
+        // is several. Fewer instructions per node in bulk perft, most with
+        // the costlier lookups of the default `hq` build (callgrind;
+        // `reports/archive/speed-2026-11-23-morning.md`).
         (knight_attacks(square) & self.pieces(Piece::Knight) & them).is_nonempty()
             || (pawn_attacks(by.flip(), square) & self.pieces(Piece::Pawn) & them).is_nonempty()
             || (king_attacks(square) & self.pieces(Piece::King) & them).is_nonempty()

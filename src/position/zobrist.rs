@@ -18,7 +18,7 @@ pub(crate) fn piece_key(color: Color, piece: Piece, square: Square) -> u64 {
 ///
 /// Two lookups, one per back rank, in a generated table of every set of
 /// rights on that rank, instead of a loop over the rooks: full-make perft
-/// runs 3-6 % fewer instructions with PEXT, 1.03x faster in wall clock
+/// runs fewer instructions and is a little faster in wall clock
 /// (`reports/archive/speed-2026-11-23-intel.md`).
 #[inline]
 pub(crate) fn castling_key(rooks: Bitboard) -> u64 {

@@ -72,8 +72,8 @@ impl TranspositionTable {
     /// operating systems means fresh pages mapped lazily: creating even a
     /// many-GiB table takes microseconds, and a page costs only when the
     /// search first writes to it. (Filling a `Vec` with empty slots instead
-    /// wrote every page up front: about a second per 4 GiB, during which
-    /// `isready` went unanswered.)
+    /// wrote every page up front, a pause that grows with the table's
+    /// size, during which `isready` went unanswered.)
     pub fn new(megabytes: usize) -> Option<TranspositionTable> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * size_of::<Slot>())).max(1);

@@ -35,9 +35,8 @@ fn lookup(occupied: Bitboard, mask: u64, magic: u64, shift: u32, offset: u32) ->
     // SAFETY: the shifted product is below `2^(64 - shift)`, and the
     // constant check above proves every square's block of that size to be
     // within the table. Skipping the bounds check saves a compare and a
-    // branch per lookup: callgrind, default CPU target, bulk perft,
-    // instructions per node, start d5 22.34 -> 21.65, position 6 d4 13.71 ->
-    // 12.87 (`reports/archive/speed-2026-11-23-morning.md`).
+    // branch per lookup, measurably fewer instructions per node in bulk
+    // perft (callgrind; `reports/archive/speed-2026-11-23-morning.md`).
     Bitboard(unsafe { *g::MAGIC_ATTACKS.get_unchecked(index) })
 }
 

@@ -50,9 +50,9 @@ fn lookup(occupied: Bitboard, mask: u64, offset: u32) -> Bitboard {
     // `index < offset + 2^(mask bits)`, which the constant check above
     // proves to be within the table for every square's mask and offset.
     // Skipping the bounds check saves a compare and a branch per lookup,
-    // and a counted position does six to ten lookups: callgrind, bulk
-    // perft, instructions per node, start d5 18.25 -> 17.44, position 6 d4
-    // 10.90 -> 10.31 (`reports/archive/speed-2026-11-23-morning.md`).
+    // and a counted position does six to ten lookups: measurably fewer
+    // instructions per node in bulk perft (callgrind;
+    // `reports/archive/speed-2026-11-23-morning.md`).
     Bitboard(unsafe { *g::PEXT_ATTACKS.get_unchecked(index) })
 }
 
