@@ -1,3 +1,8 @@
+//! (About 660 lines, above the project's 500: one oracle, one file. Its
+//! parts — the lockstep comparison, the translation to and from shakmaty,
+//! the random positions — only make sense together, and the path is cited
+//! by `reports/reliability.md`.)
+//!
 //! Differential tests: Quince against shakmaty 0.30.1, an independent move
 //! generator, over positions reached by seeded random legal games from every
 //! position of the shared suites (`standard.epd`, `suite.epd`, `chess960.epd`).
@@ -14,7 +19,7 @@
 //!   attackers of every square (for both colours);
 //! * the FEN written back equals shakmaty's (e.p. square in pseudo-legal mode,
 //!   castling as `KQkq` in standard mode and Shredder-FEN in Chess960 mode), and
-//!   reading it back gives an equal position;
+//!   reading it back gives an equal position with the same key and FEN;
 //! * `key() == compute_key()`, `is_consistent()`, and the Zobrist keys separate
 //!   positions exactly as shakmaty's keys do (equal key iff equal position, on
 //!   up to two million distinct positions per run);
@@ -38,11 +43,15 @@
 //! the strategies are compared: 1 is every position.) The sliding-attack backend under test
 //! is the one the crate was built with (`--features magic`, `--features pext`);
 //! the test prints it.
+//!
+//! The checks this file shares with `tests/properties.rs` (strategies, FEN
+//! round trip, consistency) live in `tests/common/reference.rs`.
 
 mod common;
 
+use common::reference::{assert_consistent, assert_fen_round_trip, assert_strategies_agree};
+use common::suite_starts;
 use quince::movegen::{count_legal, has_legal_move, legal_moves};
-use quince::perft::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
 use quince::{Bitboard, Color, Piece, Position, Square};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
@@ -65,34 +74,6 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-}
-
-/// A start position and whether it is read in Chess960 mode.
-struct Start {
-    fen: String,
-    chess960: bool,
-}
-
-fn starts() -> Vec<Start> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-    let mut starts = Vec::new();
-    for (file, chess960) in [
-        ("standard.epd", false),
-        ("suite.epd", false),
-        ("chess960.epd", true),
-    ] {
-        let text = std::fs::read_to_string(format!("{dir}{file}")).expect("suite file is readable");
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let fen = line.split(';').next().unwrap_or("").trim().to_string();
-            starts.push(Start { fen, chess960 });
-        }
-    }
-    assert!(
-        starts.len() > 250,
-        "expected the three suites, found {} positions",
-        starts.len()
-    );
-    starts
 }
 
 /// What the compared positions contained, to show the run reached the cases
@@ -217,21 +198,8 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
         "side {}",
         here()
     );
-    assert_eq!(
-        q.key(),
-        q.compute_key(),
-        "incremental key differs from the recomputed one {}",
-        here()
-    );
-    assert!(q.is_consistent(), "inconsistent position {}", here());
-    let reread = Position::from_fen_with(&fen, q.is_chess960())
-        .unwrap_or_else(|e| panic!("own FEN refused ({e}) {}", here()));
-    assert_eq!(
-        &reread,
-        q,
-        "FEN read back gives another position {}",
-        here()
-    );
+    assert_consistent(q, "compared position");
+    assert_fen_round_trip(q);
     let sk_key = s.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
     if keys.record(q.key(), sk_key, &fen) {
         cov.key_pairs += 1;
@@ -316,12 +284,7 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
             .positions
             .is_multiple_of(16 * every)
             .then(|| shakmaty::perft(s, 2));
-        check_strategy::<Legal, Unmake>(q, &expected, perft2);
-        check_strategy::<Legal, CopyMake>(q, &expected, perft2);
-        check_strategy::<Pseudo, Unmake>(q, &expected, perft2);
-        check_strategy::<Pseudo, CopyMake>(q, &expected, perft2);
-        check_strategy::<KingCapture, Unmake>(q, &expected, perft2);
-        check_strategy::<KingCapture, CopyMake>(q, &expected, perft2);
+        assert_strategies_agree(q, &expected, perft2);
         cov.strategy_checks += 1;
         cov.perft2_checks += u64::from(perft2.is_some());
     }
@@ -341,8 +304,7 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
         let before = q.clone();
         let played = q.play(mv);
         let undo = q.make(mv);
-        assert!(q.is_consistent(), "inconsistent after {mv} {}", here());
-        assert_eq!(q.key(), q.compute_key(), "key after {mv} {}", here());
+        assert_consistent(q, format_args!("after {mv}"));
         assert_eq!(*q, played, "play and make differ for {mv} {}", here());
         q.unmake(mv, undo);
         assert_eq!(
@@ -367,41 +329,10 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
     cov.promotions += moves.iter().filter(|mv| mv.promotion().is_some()).count() as u64;
 }
 
-/// One legality strategy and make style: its legal moves are the expected
-/// set, perft(1) (bulk and full) counts them, perft(2) matches shakmaty's
-/// when given, and the position is left unchanged.
-fn check_strategy<S: Strategy, M: MakeStyle>(
-    q: &mut Position,
-    expected: &[u16],
-    perft2: Option<u64>,
-) {
-    let before = q.clone();
-    let what = || format!("{} / {} at {}", S::NAME, M::NAME, before.fen());
-    let mut moves: Vec<u16> = S::legal_moves::<M>(q).iter().map(|mv| mv.bits()).collect();
-    moves.sort_unstable();
-    assert_eq!(moves, expected, "legal moves differ under {}", what());
-    assert_eq!(
-        S::perft::<M>(q, 1),
-        expected.len() as u64,
-        "perft(1) under {}",
-        what()
-    );
-    assert_eq!(
-        S::perft_full::<M>(q, 1),
-        expected.len() as u64,
-        "full perft(1) under {}",
-        what()
-    );
-    if let Some(nodes) = perft2 {
-        assert_eq!(S::perft::<M>(q, 2), nodes, "perft(2) under {}", what());
-    }
-    assert_eq!(*q, before, "the position changed under {}", what());
-}
-
 /// Plays random games from the suite positions until `budget` positions have
 /// been compared.
 fn run(budget: u64, seed: u64, strategy_every: u64) -> Coverage {
-    let starts = starts();
+    let starts = suite_starts();
     let mut rng = Rng(seed);
     let mut cov = Coverage {
         strategy_every,
@@ -702,7 +633,7 @@ fn random_setups_agree() {
 fn every_suite_position_agrees() {
     let mut keys = KeyMaps::default();
     let mut cov = Coverage::default();
-    for start in starts() {
+    for start in suite_starts() {
         for chess960 in [start.chess960, true] {
             let mut q = Position::from_fen_with(&start.fen, chess960).expect("suite FEN");
             let s: Chess = start

@@ -1,8 +1,40 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod reference;
+
 use quince::Position;
 use quince::suite::{self, SuiteEntry};
+
+/// A suite position as FEN text, and whether its file is read in Chess960 mode.
+pub struct Start {
+    pub fen: String,
+    pub chess960: bool,
+}
+
+/// Every position of the three shared suites (`standard.epd`, `suite.epd`,
+/// `chess960.epd`), in file order; those of `chess960.epd` are flagged Chess960.
+pub fn suite_starts() -> Vec<Start> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut starts = Vec::new();
+    for (file, chess960) in [
+        ("standard.epd", false),
+        ("suite.epd", false),
+        ("chess960.epd", true),
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).expect("suite file is readable");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap_or("").trim().to_string();
+            starts.push(Start { fen, chess960 });
+        }
+    }
+    assert!(
+        starts.len() > 250,
+        "expected the three suites, found {} positions",
+        starts.len()
+    );
+    starts
+}
 
 /// Reads a suite from `tests/data/`.
 pub fn load_suite(name: &str) -> Vec<SuiteEntry> {
