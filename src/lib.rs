@@ -123,3 +123,9 @@ pub mod uci;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The library guide's snippets (Quince, cozy-chess and shakmaty side by
+/// side), compiled and run as doc tests so that every spelling stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryGuideDoctests;

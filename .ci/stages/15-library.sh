@@ -10,6 +10,13 @@ if [ -n "$deps" ]; then
   echo "the library without default features depends on:"; echo "$deps"; exit 1
 fi
 cargo check --lib --no-default-features --features hq
+# A program on the library alone (examples/replay.rs) builds and runs: Fool's
+# mate is mate, and an illegal move is refused with a non-zero exit.
+cargo run --quiet --no-default-features --features hq --example replay -- \
+  f2f3 e7e5 g2g4 d8h4 | tee /dev/stderr | grep -q '^status   checkmate$'
+if cargo run --quiet --no-default-features --features hq --example replay -- e2e5; then
+  echo "replay accepted an illegal move"; exit 1
+fi
 # Every feature alone (cargo-hack, as shakmaty does): each backend, `hce`,
 # `cli`, none at all (the default backend then). Two backends at once are a
 # compile error by design, so no --all-features. The toolchain CI runs is
