@@ -17,6 +17,7 @@
 //! Building it with `--no-default-features --features hq` is the point: the
 //! engine alone compiles, without the command-line program's dependencies.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use quince::{GameStatus, Position, legal_moves, perft};
@@ -83,14 +84,19 @@ fn run(args: Vec<String>) -> Result<(), String> {
             .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
     }
 
-    println!("fen      {}", pos.fen());
-    println!("to move  {:?}", pos.side_to_move());
-    println!("status   {}", describe(pos.status()));
+    // Written through a handle rather than `println!`, so that a closed
+    // pipe (`replay ... | head -1`) ends the program with a message instead
+    // of a panic.
     let legal = legal_moves(&pos);
     let texts: Vec<String> = legal.iter().map(|mv| pos.uci(*mv)).collect();
-    println!("legal    {} moves: {}", legal.len(), texts.join(" "));
     let nodes = perft::perft(&mut pos, PERFT_DEPTH);
-    println!("perft {PERFT_DEPTH}  {nodes}");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "fen      {}", pos.fen())
+        .and_then(|()| writeln!(out, "to move  {:?}", pos.side_to_move()))
+        .and_then(|()| writeln!(out, "status   {}", describe(pos.status())))
+        .and_then(|()| writeln!(out, "legal    {} moves: {}", legal.len(), texts.join(" ")))
+        .and_then(|()| writeln!(out, "perft {PERFT_DEPTH}  {nodes}"))
+        .map_err(|e| format!("cannot write the report: {e}"))?;
     Ok(())
 }
 

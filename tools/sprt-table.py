@@ -29,7 +29,25 @@ def subject(rev):
         out = subprocess.run(["git", "log", "-1", "--format=%s", rev], capture_output=True, text=True, check=True)
         return out.stdout.strip()
     except (subprocess.CalledProcessError, FileNotFoundError):
-        return "(commit not in this clone)"
+        return patch_subject(rev) or "(commit not in this clone)"
+
+
+def patch_subject(rev):
+    """The subject of a tested change kept as reports/sprt/tested/<rev>-*.patch
+    (its commit lives on a side branch a clone of main does not have)."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "sprt", "tested")
+    for path in sorted(glob.glob(os.path.join(here, f"{rev}-*.patch"))):
+        lines = open(path).read().splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("Subject: "):
+                text = line[len("Subject: "):].removeprefix("[PATCH] ")
+                # A long subject continues on indented lines (RFC 5322 folding).
+                for more in lines[i + 1:]:
+                    if not more.startswith(" "):
+                        break
+                    text += more
+                return text
+    return None
 
 
 def tally(path):
