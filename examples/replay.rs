@@ -76,12 +76,13 @@ fn run(args: Vec<String>) -> Result<(), String> {
             ));
         }
         // `parse_uci` checks the text against the legal moves of this
-        // position, so a well-formed but illegal move is an error too.
+        // position, so a well-formed but illegal move is an error too, and
+        // the move it returns can be played without a second check
+        // (`try_play` is for moves from elsewhere).
         let mv = pos
             .parse_uci(text)
             .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
-        pos.try_play(mv)
-            .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+        pos = pos.play(mv);
     }
 
     // Written through a handle rather than `println!`, so that a closed
