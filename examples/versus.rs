@@ -133,28 +133,6 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
-/// The CPU this runs on, from `/proc/cpuinfo` (model name, family and
-/// model number: AMD names Zen 3 and Zen 4 EPYCs alike, and the ratios
-/// between engines differ between the two), or "unknown".
-fn host_cpu() -> String {
-    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
-        return "unknown".to_string();
-    };
-    let field = |key: &str| {
-        info.lines().find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            (name.trim() == key).then(|| value.trim().to_string())
-        })
-    };
-    match (field("model name"), field("cpu family"), field("model")) {
-        (Some(name), Some(family), Some(model)) => {
-            format!("{name} (family {family}, model {model})")
-        }
-        (Some(name), _, _) => name,
-        _ => "unknown".to_string(),
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match parse(&args) {
@@ -206,7 +184,7 @@ fn main() {
         options.rounds,
         quince::sliders::ACTIVE
     );
-    println!("Host CPU: {}\n", host_cpu());
+    println!("Host CPU: {}\n", common::host_cpu());
     println!(
         "| position | depth | quince | cozy-chess | shakmaty | chess | quince / best peer | quince / cozy-chess |"
     );
