@@ -21,7 +21,12 @@
 //! * `movegen`: every legal move of every position, each move handed out
 //!   (not only counted);
 //! * `make`: copy-make of every legal move of every position (the child
-//!   made from a copy of the parent, one field of it read).
+//!   made from a copy of the parent, one field of it read);
+//! * `make + key`: the same, with shakmaty also bringing its Zobrist key
+//!   up to date (`update_zobrist_hash`). Quince, cozy-chess and chess keep
+//!   a key in every make, shakmaty's `Chess` has none, so `make` compares
+//!   unequal work and this row the work an engine with a transposition
+//!   table needs; the other engines run the same code in both rows.
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -31,15 +36,17 @@ use std::time::Instant;
 use common::{
     chess_board, chess_copy_make, chess_movegen, chess_moves, cozy_board, cozy_copy_make,
     cozy_movegen, cozy_moves, quince_board, quince_copy_make, quince_movegen, quince_moves,
-    shakmaty_board, shakmaty_copy_make, shakmaty_movegen, shakmaty_moves, varied_fens,
+    shakmaty_board, shakmaty_copy_make, shakmaty_copy_make_keyed, shakmaty_keys, shakmaty_movegen,
+    shakmaty_moves, varied_fens,
 };
 
 const ENGINES: [&str; 4] = ["quince", "cozy-chess", "shakmaty", "chess"];
-const WORKLOADS: [&str; 2] = ["movegen", "make"];
+const WORKLOADS: [&str; 3] = ["movegen", "make", "make + key"];
 
 const USAGE: &str = "usage: micro [--rounds N] [--slice MS]
 
-Times move generation alone and copy-make alone for Quince, cozy-chess,
+Times move generation alone, copy-make alone, and copy-make with a Zobrist
+key (shakmaty's key updated too; the others keep one anyway) for Quince, cozy-chess,
 shakmaty and chess on about 40 varied positions, engines alternating
 within each round, and prints ns per move and Quince's ratio to the best
 peer (median over rounds of the within-round ratio) as Markdown.
@@ -55,6 +62,7 @@ struct Set {
     quince_moves: Vec<Vec<quince::Move>>,
     cozy_moves: Vec<Vec<cozy_chess::Move>>,
     shakmaty_moves: Vec<Vec<shakmaty::Move>>,
+    shakmaty_keys: Vec<shakmaty::zobrist::Zobrist64>,
     chess_moves: Vec<Vec<chess::ChessMove>>,
 }
 
@@ -69,6 +77,7 @@ impl Set {
             quince_moves: quince_moves(&quince),
             cozy_moves: cozy_moves(&cozy),
             shakmaty_moves: shakmaty_moves(&shakmaty),
+            shakmaty_keys: shakmaty_keys(&shakmaty),
             chess_moves: chess_moves(&chess),
             quince,
             cozy,
@@ -87,7 +96,8 @@ impl Set {
             ("movegen", _) => chess_movegen(&self.chess),
             (_, "quince") => self.quince_make(),
             (_, "cozy-chess") => self.cozy_make(),
-            (_, "shakmaty") => self.shakmaty_make(),
+            ("make", "shakmaty") => self.shakmaty_make(),
+            (_, "shakmaty") => self.shakmaty_make_keyed(),
             _ => self.chess_make(),
         }
     }
@@ -111,6 +121,16 @@ impl Set {
     #[inline(never)]
     fn shakmaty_make(&self) -> u64 {
         std::hint::black_box(shakmaty_copy_make(&self.shakmaty, &self.shakmaty_moves));
+        total(&self.shakmaty_moves)
+    }
+
+    #[inline(never)]
+    fn shakmaty_make_keyed(&self) -> u64 {
+        std::hint::black_box(shakmaty_copy_make_keyed(
+            &self.shakmaty,
+            &self.shakmaty_keys,
+            &self.shakmaty_moves,
+        ));
         total(&self.shakmaty_moves)
     }
 

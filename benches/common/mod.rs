@@ -329,6 +329,43 @@ pub fn shakmaty_copy_make(boards: &[shakmaty::Chess], moves: &[Vec<shakmaty::Mov
     sum
 }
 
+/// shakmaty's copy-make with its Zobrist key brought up to date as well
+/// (`update_zobrist_hash`, or the whole key where that has no shortcut),
+/// which Quince, cozy-chess and chess do in every
+/// make: the like-for-like comparison for an engine that needs a key.
+/// `keys` holds each board's key.
+pub fn shakmaty_copy_make_keyed(
+    boards: &[shakmaty::Chess],
+    keys: &[shakmaty::zobrist::Zobrist64],
+    moves: &[Vec<shakmaty::Move>],
+) -> u64 {
+    use shakmaty::{EnPassantMode, Position as _};
+    let mut sum = 0u64;
+    for ((board, &key), moves) in boards.iter().zip(keys).zip(moves) {
+        for mv in moves {
+            let mut child = board.clone();
+            let incremental = board.update_zobrist_hash(key, *mv, EnPassantMode::Legal);
+            child.play_unchecked(*mv);
+            // shakmaty updates the key incrementally except for king and
+            // castling-rook moves, double pushes and positions with an
+            // e.p. square; then the child's key is computed afresh, as its
+            // own `Zobrist` wrapper does.
+            let child_key = incremental.unwrap_or_else(|| child.zobrist_hash(EnPassantMode::Legal));
+            sum = sum.wrapping_add(black_box(&child).board().occupied().0 ^ child_key.0);
+        }
+    }
+    sum
+}
+
+/// Each board's Zobrist key, for [`shakmaty_copy_make_keyed`].
+pub fn shakmaty_keys(boards: &[shakmaty::Chess]) -> Vec<shakmaty::zobrist::Zobrist64> {
+    use shakmaty::{EnPassantMode, Position as _};
+    boards
+        .iter()
+        .map(|board| board.zobrist_hash(EnPassantMode::Legal))
+        .collect()
+}
+
 pub fn chess_moves(boards: &[chess::Board]) -> Vec<Vec<chess::ChessMove>> {
     boards
         .iter()
