@@ -51,7 +51,9 @@ shakmaty and chess on about 40 varied positions, engines alternating
 within each round, and prints ns per move and Quince's ratio to the best
 peer (median over rounds of the within-round ratio) as Markdown.
   --rounds N   rounds to run (default 21)
-  --slice MS   milliseconds each engine runs per round (default 20)";
+  --slice MS   milliseconds each engine runs per round (default 20)
+  --once N     no timing: run every engine's function N times (for callgrind;
+               tools/micro-instructions.sh prints instructions per move)";
 
 /// Every engine's data, parsed once.
 struct Set {
@@ -90,10 +92,10 @@ impl Set {
     /// (every engine must give the same number: checked at start-up).
     fn run(&self, workload: &str, engine: &str) -> u64 {
         match (workload, engine) {
-            ("movegen", "quince") => quince_movegen(&self.quince),
-            ("movegen", "cozy-chess") => cozy_movegen(&self.cozy),
-            ("movegen", "shakmaty") => shakmaty_movegen(&self.shakmaty),
-            ("movegen", _) => chess_movegen(&self.chess),
+            ("movegen", "quince") => self.quince_movegen(),
+            ("movegen", "cozy-chess") => self.cozy_movegen(),
+            ("movegen", "shakmaty") => self.shakmaty_movegen(),
+            ("movegen", _) => self.chess_movegen(),
             (_, "quince") => self.quince_make(),
             (_, "cozy-chess") => self.cozy_make(),
             ("make", "shakmaty") => self.shakmaty_make(),
@@ -102,9 +104,30 @@ impl Set {
         }
     }
 
-    // One function per engine, kept out of line so that callgrind
-    // (`valgrind --tool=callgrind target/release/examples/micro --rounds 1`)
-    // reports each engine's instructions under its own name.
+    // One function per engine and workload, kept out of line so that
+    // callgrind reports each under its own name (`--once`, and
+    // `tools/micro-instructions.sh`, which turns them into instructions
+    // per move).
+
+    #[inline(never)]
+    fn quince_movegen(&self) -> u64 {
+        quince_movegen(&self.quince)
+    }
+
+    #[inline(never)]
+    fn cozy_movegen(&self) -> u64 {
+        cozy_movegen(&self.cozy)
+    }
+
+    #[inline(never)]
+    fn shakmaty_movegen(&self) -> u64 {
+        shakmaty_movegen(&self.shakmaty)
+    }
+
+    #[inline(never)]
+    fn chess_movegen(&self) -> u64 {
+        chess_movegen(&self.chess)
+    }
 
     #[inline(never)]
     fn quince_make(&self) -> u64 {
@@ -146,8 +169,16 @@ fn total<T>(lists: &[Vec<T>]) -> u64 {
     lists.iter().map(|list| list.len() as u64).sum()
 }
 
-fn parse(args: &[String]) -> Result<(usize, f64), String> {
-    let (mut rounds, mut slice_ms) = (21usize, 20.0f64);
+/// What the command line asks for.
+struct Options {
+    rounds: usize,
+    slice_ms: f64,
+    /// Untimed passes for callgrind instead of timed rounds.
+    once: Option<u32>,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let (mut rounds, mut slice_ms, mut once) = (21usize, 20.0f64, None);
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -167,6 +198,16 @@ fn parse(args: &[String]) -> Result<(usize, f64), String> {
                     .filter(|&ms: &f64| ms > 0.0 && ms.is_finite())
                     .ok_or_else(|| format!("--slice: not a positive number: {value}"))?;
             }
+            "--once" => {
+                let value = args.next().ok_or("--once needs a number of passes")?;
+                once = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u32| n > 0)
+                        .ok_or_else(|| format!("--once: not a positive number: {value}"))?,
+                );
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -174,7 +215,11 @@ fn parse(args: &[String]) -> Result<(usize, f64), String> {
             other => return Err(format!("unknown argument: {other}\n\n{USAGE}")),
         }
     }
-    Ok((rounds, slice_ms))
+    Ok(Options {
+        rounds,
+        slice_ms,
+        once,
+    })
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -184,7 +229,11 @@ fn median(values: &mut [f64]) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (rounds, slice_ms) = match parse(&args) {
+    let Options {
+        rounds,
+        slice_ms,
+        once,
+    } = match parse(&args) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("{message}");
@@ -192,6 +241,29 @@ fn main() {
         }
     };
     let set = Set::new();
+    if let Some(passes) = once {
+        // For callgrind: every engine's function `passes` times, untimed;
+        // the moves of one pass are printed to divide by.
+        // `make + key` differs from `make` only for shakmaty, so only its
+        // function runs again: each function runs exactly `passes` times.
+        for workload in WORKLOADS {
+            let mut moves = None;
+            for engine in ENGINES {
+                if workload == "make + key" && engine != "shakmaty" {
+                    continue;
+                }
+                for _ in 0..passes {
+                    let n = set.run(workload, engine);
+                    assert_eq!(*moves.get_or_insert(n), n, "{engine} {workload}");
+                }
+            }
+            println!(
+                "{workload}: {} moves per pass, {passes} passes",
+                moves.unwrap_or(0)
+            );
+        }
+        return;
+    }
     // Repetitions per slice, per workload and engine, so each slice lasts
     // about `slice_ms`: calibrated on a first timed run of each.
     let mut reps = [[1u32; ENGINES.len()]; WORKLOADS.len()];
