@@ -125,9 +125,23 @@ impl Sink for MoveList {
 
 /// The one legal generator behind [`generate`] and [`fill_list`] (and
 /// perft's leaf parents).
+///
+/// One copy per side to move, as [`count`] has: with the colour a
+/// compile-time constant, each pawn's shifts, start and promotion ranks and
+/// attack table need no select on it.
 #[inline(always)]
 pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
-    let cx = Context::new(pos, pos.side_to_move());
+    match pos.side_to_move() {
+        Color::White => generate_for::<S, true>(pos, sink),
+        Color::Black => generate_for::<S, false>(pos, sink),
+    }
+}
+
+/// [`generate_into`] for the side to move given as a constant (`WHITE`).
+#[inline(always)]
+fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> bool {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let cx = Context::new(pos, us);
     let emit = |sink: &mut S, piece, from, to: Bitboard, promotes| {
         to.is_nonempty()
             && sink.batch(PieceMoves {
@@ -144,7 +158,7 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     if cx.checkers.has_several() {
         return false;
     }
-    for from in pos.colored(cx.us, Piece::Knight) & !cx.pinned {
+    for from in pos.colored(us, Piece::Knight) & !cx.pinned {
         if emit(
             sink,
             Piece::Knight,
@@ -164,8 +178,8 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     // piece a constant, measured about the same in bulk but more
     // instructions in full make, so it was not kept
     // (`reports/archive/speed-2026-11-23-zen5-late.md`).
-    let queens = pos.colored(cx.us, Piece::Queen);
-    for from in pos.colored(cx.us, Piece::Bishop) | queens {
+    let queens = pos.colored(us, Piece::Queen);
+    for from in pos.colored(us, Piece::Bishop) | queens {
         let piece = if queens.contains(from) {
             Piece::Queen
         } else {
@@ -176,7 +190,7 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
             return true;
         }
     }
-    for from in pos.colored(cx.us, Piece::Rook) | queens {
+    for from in pos.colored(us, Piece::Rook) | queens {
         let piece = if queens.contains(from) {
             Piece::Queen
         } else {
@@ -187,18 +201,18 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
             return true;
         }
     }
-    let last = promotion_rank(cx.us);
+    let last = promotion_rank(us);
     let empty = !cx.occupied;
-    let mut pawns = pos.colored(cx.us, Piece::Pawn);
+    let mut pawns = pos.colored(us, Piece::Pawn);
     if S::PAWN_SETS {
         pawn_sets(&cx, pawns & !cx.pinned, sink);
         pawns &= cx.pinned;
     }
     for from in pawns {
-        let one = forward(cx.us, Bitboard::from_square(from)) & empty;
-        let two = forward(cx.us, one & third_rank(cx.us)) & empty;
+        let one = forward(us, Bitboard::from_square(from)) & empty;
+        let two = forward(us, one & third_rank(us)) & empty;
         let to =
-            ((pawn_attacks(cx.us, from) & cx.enemy) | one | two) & cx.target & pin_mask(&cx, from);
+            ((pawn_attacks(us, from) & cx.enemy) | one | two) & cx.target & pin_mask(&cx, from);
         if emit(sink, Piece::Pawn, from, to, last.contains(from)) {
             return true;
         }
