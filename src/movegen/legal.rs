@@ -21,7 +21,7 @@
 //! parameterised by where the moves go.
 
 use super::{MoveList, PieceMoves, promotion_rank};
-use crate::position::Position;
+use crate::position::{CheckInfo, Position};
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{
     between, castling_empty, castling_king_path, king_attacks, knight_attacks, line, pawn_attacks,
@@ -47,9 +47,14 @@ impl Context {
     /// it at compile time (see [`count`]) fold every colour branch away.
     #[inline]
     fn new(pos: &Position, us: Color) -> Context {
+        Context::with_info(pos, us, pos.check_info_for(us))
+    }
+
+    /// [`Context::new`] with the checkers and pins already known.
+    #[inline(always)]
+    fn with_info(pos: &Position, us: Color, info: CheckInfo) -> Context {
         let own = pos.color(us);
         let king = pos.king(us);
-        let info = pos.check_info_for(us);
         let target = match info.checkers.first() {
             Some(checker) => between(king, checker) | info.checkers,
             None => !own,
@@ -295,8 +300,27 @@ fn pawn_sets<S: Sink>(cx: &Context, free: Bitboard, sink: &mut S) {
 #[inline]
 pub fn count(pos: &Position) -> u64 {
     match pos.side_to_move() {
-        Color::White => count_for::<true>(pos),
-        Color::Black => count_for::<false>(pos),
+        Color::White => count_for::<true>(pos, None),
+        Color::Black => count_for::<false>(pos, None),
+    }
+}
+
+/// [`count`] for a position whose side to move is known not to be in
+/// check and to have exactly the pieces `pinned` pinned: bulk perft's
+/// children of moves that cannot have changed either (see
+/// `perft::strategy::LeafCounter`), which skip the scan of the king's lines.
+#[inline]
+pub(crate) fn count_unchecked_with_pins(pos: &Position, pinned: Bitboard) -> u64 {
+    debug_assert_eq!(
+        pos.check_info(),
+        CheckInfo {
+            checkers: Bitboard::EMPTY,
+            pinned
+        }
+    );
+    match pos.side_to_move() {
+        Color::White => count_for::<true>(pos, Some(pinned)),
+        Color::Black => count_for::<false>(pos, Some(pinned)),
     }
 }
 
@@ -311,9 +335,19 @@ pub fn count(pos: &Position) -> u64 {
 /// on position 6 (alternating runs;
 /// `reports/archive/speed-2026-11-23-evening.md`).
 #[inline(always)]
-fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
+fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) -> u64 {
     let us = if WHITE { Color::White } else { Color::Black };
-    let cx = Context::new(pos, us);
+    let cx = match known_pins {
+        Some(pinned) => Context::with_info(
+            pos,
+            us,
+            CheckInfo {
+                checkers: Bitboard::EMPTY,
+                pinned,
+            },
+        ),
+        None => Context::new(pos, us),
+    };
     let (king_steps, castles) = king_moves(pos, &cx);
     let mut n = king_steps.len() + castles.len();
     if cx.checkers.has_several() {

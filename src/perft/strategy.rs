@@ -12,11 +12,12 @@
 //! more pseudo-legal generation, reduced to the union of capture targets),
 //! because only legal leaves count; that is the price of the scheme.
 
-use crate::movegen::legal::{Sink, fill_list, generate_into};
+use crate::movegen::legal::{Sink, count_unchecked_with_pins, fill_list, generate_into};
 use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
 use crate::movegen::{MoveList, PieceMoves, count_legal};
 use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
+use crate::tables::{bishop_rays, knight_attacks, pawn_attacks, rook_rays};
 use crate::types::{Bitboard, Move, Piece, Square};
 
 /// Make/unmake or copy-make: how a child position is visited.
@@ -115,7 +116,7 @@ impl Strategy for Legal {
             // The child is made for counting only (bitboards and state, no
             // key or board array: `Position::with_counting_child`).
             2 if M::COPIES => {
-                let mut counter = LeafCounter { pos, nodes: 0 };
+                let mut counter = LeafCounter::new(pos);
                 generate_into(pos, &mut counter);
                 counter.nodes
             }
@@ -192,13 +193,30 @@ impl Strategy for Legal {
 /// lowered the instructions per node on all six standard positions
 /// (`reports/archive/speed-2026-11-23-zen5-late.md`).
 #[inline(always)]
-fn sum_over_batch(pos: &Position, batch: PieceMoves) -> u64 {
+fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
+    let pos = counter.pos;
     let mut sum = 0;
     if batch.promotes {
         batch.for_each_move(|mv| sum += count_leaves(pos, mv, batch.piece));
-    } else {
+    } else if batch.piece == Piece::Pawn {
+        // Pinned pawns and e.p. only (the others come as sets): rare, and
+        // e.p. removes a pawn the shortcut does not look at.
         for to in batch.to {
             sum += count_leaves(pos, Move::new(batch.from, to, None), batch.piece);
+        }
+    } else {
+        // A castling move lands its rook off the move's squares: not for
+        // the shortcut either.
+        // (The king's steps and its castlings come in separate batches.)
+        let castles =
+            batch.piece == Piece::King && (batch.to & pos.color(pos.side_to_move())).is_nonempty();
+        for to in batch.to {
+            let mv = Move::new(batch.from, to, None);
+            sum += if castles {
+                count_leaves(pos, mv, batch.piece)
+            } else {
+                counter.count_after(mv, batch.piece)
+            };
         }
     }
     sum
@@ -207,9 +225,62 @@ fn sum_over_batch(pos: &Position, batch: PieceMoves) -> u64 {
 /// Bulk perft at a leaf parent, as the generator's [`Sink`]: every move is
 /// made for counting and its legal replies counted. Unpinned pawns come as
 /// sets, as in move lists ([`fill_list`]), not a batch per pawn.
+///
+/// The children's side to move is the opponent, and for most moves the
+/// lines through the opponent's king are the same in the child as here:
+/// a move whose squares are both off every line through that king (and
+/// that is not a knight or pawn landing on a checking square, a castling,
+/// an e.p. capture or a promotion) can neither give check nor pin or
+/// unpin anything. Those children reuse the opponent's pins, computed
+/// once here, instead of scanning the king's lines again
+/// ([`count_unchecked_with_pins`]).
 struct LeafCounter<'a> {
     pos: &'a Position,
     nodes: u64,
+    /// The opponent's pieces pinned to their king in `pos`.
+    their_pins: Bitboard,
+    /// Every square on a rook or bishop line from the opponent's king
+    /// (empty board): a move touching one takes the general path.
+    lines: Bitboard,
+    /// Where a knight of ours would give check.
+    knight_checks: Bitboard,
+    /// Where a pawn of ours would give check.
+    pawn_checks: Bitboard,
+}
+
+impl<'a> LeafCounter<'a> {
+    #[inline(always)]
+    fn new(pos: &'a Position) -> LeafCounter<'a> {
+        let them = pos.side_to_move().flip();
+        let king = pos.king(them);
+        LeafCounter {
+            pos,
+            nodes: 0,
+            their_pins: pos.check_info_of(them).pinned,
+            lines: rook_rays(king) | bishop_rays(king),
+            knight_checks: knight_attacks(king),
+            pawn_checks: pawn_attacks(them, king),
+        }
+    }
+
+    /// The leaves below `mv`, a move of `piece` that is not a castling,
+    /// e.p. capture or promotion, by the shortcut when it applies.
+    #[inline(always)]
+    fn count_after(&self, mv: Move, piece: Piece) -> u64 {
+        let squares = Bitboard::from_square(mv.from()) | Bitboard::from_square(mv.to());
+        let checks = match piece {
+            Piece::Knight => self.knight_checks,
+            Piece::Pawn => self.pawn_checks,
+            _ => Bitboard::EMPTY,
+        };
+        if ((squares & self.lines) | (checks & Bitboard::from_square(mv.to()))).is_empty() {
+            let pins = self.their_pins;
+            self.pos
+                .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))
+        } else {
+            count_leaves(self.pos, mv, piece)
+        }
+    }
 }
 
 impl Sink for LeafCounter<'_> {
@@ -217,7 +288,7 @@ impl Sink for LeafCounter<'_> {
 
     #[inline(always)]
     fn batch(&mut self, batch: PieceMoves) -> bool {
-        self.nodes += sum_over_batch(self.pos, batch);
+        self.nodes += sum_over_batch(self, batch);
         false
     }
 
@@ -229,7 +300,7 @@ impl Sink for LeafCounter<'_> {
                 self.nodes += count_promotions(self.pos, from, to);
             } else {
                 let mv = Move::new(from, to, None);
-                self.nodes += count_leaves(self.pos, mv, Piece::Pawn);
+                self.nodes += self.count_after(mv, Piece::Pawn);
             }
         }
     }

@@ -257,6 +257,15 @@ impl Position {
     #[inline]
     pub(crate) fn check_info_for(&self, us: Color) -> CheckInfo {
         debug_assert_eq!(us, self.side);
+        self.check_info_of(us)
+    }
+
+    /// The lines through `us`'s king, for either colour: the pieces that
+    /// give it check and `us`'s pieces pinned to it. Bulk perft asks it for
+    /// the side that is not to move, to reuse in the children of moves
+    /// that cannot change it (`perft::strategy`).
+    #[inline]
+    pub(crate) fn check_info_of(&self, us: Color) -> CheckInfo {
         let them = self.color(us.flip());
         let king = self.king(us);
         let mut checkers = (knight_attacks(king) & self.pieces(Piece::Knight) & them)
