@@ -53,7 +53,10 @@ peer (median over rounds of the within-round ratio) as Markdown.
   --rounds N   rounds to run (default 21)
   --slice MS   milliseconds each engine runs per round (default 20)
   --once N     no timing: run every engine's function N times (for callgrind;
-               tools/micro-instructions.sh prints instructions per move)";
+               tools/micro-instructions.sh prints instructions per move)
+  --json       print one JSON object per workload and engine (median million
+               moves per second, and Quince's per-round ratio to the best
+               peer), as `cargo run -p xtask -- report` reads them";
 
 /// Every engine's data, parsed once.
 struct Set {
@@ -175,10 +178,12 @@ struct Options {
     slice_ms: f64,
     /// Untimed passes for callgrind instead of timed rounds.
     once: Option<u32>,
+    /// JSON lines for the lab's report instead of Markdown.
+    json: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
-    let (mut rounds, mut slice_ms, mut once) = (21usize, 20.0f64, None);
+    let (mut rounds, mut slice_ms, mut once, mut json) = (21usize, 20.0f64, None, false);
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -208,6 +213,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                         .ok_or_else(|| format!("--once: not a positive number: {value}"))?,
                 );
             }
+            "--json" => json = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -219,6 +225,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         rounds,
         slice_ms,
         once,
+        json,
     })
 }
 
@@ -233,6 +240,7 @@ fn main() {
         rounds,
         slice_ms,
         once,
+        json,
     } = match parse(&args) {
         Ok(options) => options,
         Err(message) => {
@@ -297,6 +305,47 @@ fn main() {
         }
     }
     eprintln!();
+    // Per workload: each engine's median ns per move, and Quince's ratio to
+    // the best peer (or to one peer) as the median of per-round ratios;
+    // above 1, Quince takes less time per move.
+    let per_round = |w: usize, peer: Option<usize>| {
+        let mut ratios: Vec<f64> = (0..rounds)
+            .map(|r| {
+                let best = match peer {
+                    Some(p) => ns[w][p][r],
+                    None => (1..ENGINES.len())
+                        .map(|p| ns[w][p][r])
+                        .fold(f64::INFINITY, f64::min),
+                };
+                best / ns[w][0][r]
+            })
+            .collect();
+        median(&mut ratios)
+    };
+    let medians: Vec<Vec<f64>> = ns
+        .iter()
+        .map(|w| w.iter().map(|v| median(&mut v.clone())).collect())
+        .collect();
+    if json {
+        for (w, workload) in WORKLOADS.iter().enumerate() {
+            for (e, engine) in ENGINES.iter().enumerate() {
+                let ratio = if e == 0 {
+                    format!(
+                        ",\"per_round_ratio_to_best_peer\":{:.3}",
+                        per_round(w, None)
+                    )
+                } else {
+                    String::new()
+                };
+                println!(
+                    "{{\"workload\":\"{workload}\",\"engine\":\"{engine}\",\"ns_per_move\":{:.3},\"mmoves_per_s\":{:.1},\"rounds\":{rounds}{ratio}}}",
+                    medians[w][e],
+                    1e3 / medians[w][e]
+                );
+            }
+        }
+        return;
+    }
     println!(
         "Move generation and make alone: ns per move, median of {rounds} alternating rounds \
          ({slice_ms} ms per engine and round), slider backend `{}`",
@@ -308,31 +357,16 @@ fn main() {
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (w, workload) in WORKLOADS.iter().enumerate() {
-        // A ratio above 1: Quince takes less time per move.
-        let per_round = |peer: Option<usize>| {
-            let mut ratios: Vec<f64> = (0..rounds)
-                .map(|r| {
-                    let best = match peer {
-                        Some(p) => ns[w][p][r],
-                        None => (1..ENGINES.len())
-                            .map(|p| ns[w][p][r])
-                            .fold(f64::INFINITY, f64::min),
-                    };
-                    best / ns[w][0][r]
-                })
-                .collect();
-            median(&mut ratios)
-        };
-        let medians: Vec<f64> = ns[w].iter().map(|v| median(&mut v.clone())).collect();
+        let m = &medians[w];
         println!(
             "| {workload} | {:.2} | {:.2} | {:.2} | {:.2} | **{:.2}x** | {:.2}x | {:.2}x |",
-            medians[0],
-            medians[1],
-            medians[2],
-            medians[3],
-            per_round(None),
-            per_round(Some(1)),
-            per_round(Some(2)),
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            per_round(w, None),
+            per_round(w, Some(1)),
+            per_round(w, Some(2)),
         );
     }
 }

@@ -1,6 +1,7 @@
-//! Measuring Quince against the peers: criterion (perft, move generation,
-//! make/unmake, all engines in one process), gungraun instruction counts,
-//! and, given its binary, Gigantua whole process against whole process.
+//! Measuring Quince against the peers: criterion (perft, all engines in
+//! one process), paired rounds for move generation and make alone
+//! (`examples/micro.rs`), gungraun instruction counts, and, given its
+//! binary, Gigantua whole process against whole process.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -86,21 +87,49 @@ pub fn measure(opts: &Options) -> Result<PeersRecord> {
         cmd
     };
 
-    progress("1/3 criterion", "perft, move generation, make/unmake");
+    progress("1/3 criterion", "perft");
     let criterion_dir = build.target_dir.join("criterion");
     let _ = std::fs::remove_dir_all(&criterion_dir);
     status(&mut bench_cmd(
         &["perft"],
         &["--noplot", "^perft-(bulk|full)/"],
     ))?;
-    status(&mut bench_cmd(
-        &["movegen"],
-        &["--noplot", "^(movegen|make)/"],
-    ))?;
     let criterion = read_criterion(&criterion_dir);
     figures.extend(criterion_figures(&criterion, build.slider));
     methods.push(format!(
-        "perft-bulk, perft-full, movegen, make: criterion medians (10 samples, 2 s each), every engine in one process on the same positions, one after the other: `RUSTFLAGS='{}' cargo bench --no-default-features --features {} --bench perft --bench movegen`. Bulk: the last ply counted, not made; full: every leaf move made. Movegen: every legal move of a fixed varied set of about 40 positions; make: make + unmake (Quince) or copy-make (peers) of each of their moves.",
+        "perft-bulk, perft-full: criterion medians (10 samples, 2 s each), every engine in one process on the same positions, one after the other: `RUSTFLAGS='{}' cargo bench --no-default-features --features {} --bench perft`. Bulk: the last ply counted, not made; full: every leaf move made.",
+        build.flags, build.features
+    ));
+
+    // Move generation and make alone: paired rounds (`examples/micro.rs`),
+    // not criterion's one-engine-after-another groups, whose ratios moved
+    // between 0.9x and 2x from one run to the next on a shared machine.
+    progress(
+        "1/3 paired",
+        "move generation and make alone, engines alternating",
+    );
+    let mut micro = Command::new(cargo());
+    micro
+        .current_dir(root())
+        .env("CARGO_TARGET_DIR", &build.target_dir)
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "--no-default-features",
+            "--features",
+            build.features,
+            "--example",
+            "micro",
+            "--",
+            "--json",
+            "--rounds",
+            &MICRO_ROUNDS.to_string(),
+        ]);
+    set_rustflags(&mut micro, build.flags);
+    figures.extend(micro_figures(&output(&mut micro)?)?);
+    methods.push(format!(
+        "movegen, make: `examples/micro.rs` (`RUSTFLAGS='{}' cargo run --release --no-default-features --features {} --example micro -- --rounds {MICRO_ROUNDS}`): every legal move of a fixed varied set of about 40 positions handed out (movegen), or made by copy-make (make; \"copy-make + key\": shakmaty also updating its Zobrist key, which the others keep in every make); each round runs every engine for about 20 ms in a rotating order, median over the rounds",
         build.flags, build.features
     ));
 
@@ -252,6 +281,39 @@ fn criterion_figures(results: &CriterionResults, slider: &str) -> Vec<Figure> {
         }
     }
     out
+}
+
+/// Rounds of `examples/micro.rs` in a report.
+const MICRO_ROUNDS: usize = 31;
+
+/// `micro --json` lines (`{"workload":"make","engine":"quince",
+/// "mmoves_per_s":..}`) as figures of the `movegen` and `make` groups.
+fn micro_figures(stdout: &str) -> Result<Vec<Figure>> {
+    let mut out = Vec::new();
+    for line in stdout.lines().filter(|l| l.starts_with('{')) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("micro: bad JSON line {line}: {e}"))?;
+        let (group, workload) = match v["workload"].as_str() {
+            Some("movegen") => ("movegen", "legal moves listed"),
+            Some("make") => ("make", "copy-make"),
+            Some("make + key") => ("make", "copy-make + key"),
+            _ => continue,
+        };
+        let (Some(engine), Some(value)) = (v["engine"].as_str(), v["mmoves_per_s"].as_f64()) else {
+            return Err(format!("micro: line without engine or rate: {line}"));
+        };
+        out.push(Figure {
+            group: group.into(),
+            workload: workload.into(),
+            engine: engine.into(),
+            value: round(value, 1),
+            unit: "Mmoves/s".into(),
+        });
+    }
+    if out.is_empty() {
+        return Err("micro printed no figures".into());
+    }
+    Ok(out)
 }
 
 /// Million elements per second of a criterion benchmark.
@@ -428,6 +490,27 @@ mod tests {
             Some(2000.0)
         );
         assert_eq!(find("make", "copy-make", "cozy-chess"), Some(500.0));
+    }
+
+    #[test]
+    fn micro_lines_become_figures() {
+        let text = "round 3/3\n{\"workload\":\"make + key\",\"engine\":\"shakmaty\",\"ns_per_move\":12.5,\"mmoves_per_s\":80.0,\"rounds\":3}\n{\"workload\":\"movegen\",\"engine\":\"quince\",\"ns_per_move\":1.25,\"mmoves_per_s\":800.0,\"rounds\":3,\"per_round_ratio_to_best_peer\":1.6}";
+        let f = micro_figures(text).unwrap();
+        assert_eq!(f.len(), 2);
+        assert_eq!(
+            (
+                f[0].group.as_str(),
+                f[0].workload.as_str(),
+                f[0].engine.as_str(),
+                f[0].value
+            ),
+            ("make", "copy-make + key", "shakmaty", 80.0)
+        );
+        assert_eq!(
+            (f[1].group.as_str(), f[1].workload.as_str(), f[1].value),
+            ("movegen", "legal moves listed", 800.0)
+        );
+        assert!(micro_figures("nothing").is_err());
     }
 
     #[test]

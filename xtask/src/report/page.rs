@@ -265,7 +265,7 @@ fn peers_section(
             "movegen",
             "Move generation alone, million legal moves per second",
         ),
-        ("make", "Make/unmake alone, million moves per second"),
+        ("make", "Make alone, million moves per second"),
     ] {
         let workloads = r.workloads(group);
         if workloads.is_empty() {
