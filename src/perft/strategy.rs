@@ -17,7 +17,7 @@ use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generat
 use crate::movegen::{MoveList, PieceMoves, count_legal};
 use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
-use crate::tables::{bishop_rays, knight_attacks, pawn_attacks, rook_rays};
+use crate::tables::{between, bishop_rays, knight_attacks, pawn_attacks, rook_rays};
 use crate::types::{Bitboard, Move, Piece, Square};
 
 /// Make/unmake or copy-make: how a child position is visited.
@@ -227,12 +227,15 @@ fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
 /// sets, as in move lists ([`fill_list`]), not a batch per pawn.
 ///
 /// The children's side to move is the opponent, and for most moves the
-/// lines through the opponent's king are the same in the child as here:
-/// a move whose squares are both off every line through that king (and
-/// that is not a knight or pawn landing on a checking square, a castling,
-/// an e.p. capture or a promotion) can neither give check nor pin or
-/// unpin anything. Those children reuse the opponent's pins, computed
-/// once here, instead of scanning the king's lines again
+/// lines through the opponent's king are the same in the child as here.
+/// A slider whose squares are both off every line through that king, or
+/// a knight, pawn or king whose squares are both off the lines between
+/// that king and our sliders on them (the only lines where a piece
+/// leaving or arriving can uncover a check, or make or break a pin), can
+/// neither give check nor pin or unpin anything, unless it is a knight or
+/// pawn landing on a checking square, a castling, an e.p. capture or a
+/// promotion. Those children reuse the opponent's pins, computed once
+/// here, instead of scanning the king's lines again
 /// ([`count_unchecked_with_pins`]).
 struct LeafCounter<'a> {
     pos: &'a Position,
@@ -240,8 +243,11 @@ struct LeafCounter<'a> {
     /// The opponent's pieces pinned to their king in `pos`.
     their_pins: Bitboard,
     /// Every square on a rook or bishop line from the opponent's king
-    /// (empty board): a move touching one takes the general path.
+    /// (empty board): a slider's move touching one takes the general path.
     lines: Bitboard,
+    /// The squares between the opponent's king and each of our sliders on
+    /// its lines: another piece's move touching one takes the general path.
+    sniper_lines: Bitboard,
     /// Where a knight of ours would give check.
     knight_checks: Bitboard,
     /// Where a pawn of ours would give check.
@@ -251,13 +257,22 @@ struct LeafCounter<'a> {
 impl<'a> LeafCounter<'a> {
     #[inline(always)]
     fn new(pos: &'a Position) -> LeafCounter<'a> {
-        let them = pos.side_to_move().flip();
+        let us = pos.side_to_move();
+        let them = us.flip();
         let king = pos.king(them);
+        let queens = pos.colored(us, Piece::Queen);
+        let snipers = (rook_rays(king) & (pos.colored(us, Piece::Rook) | queens))
+            | (bishop_rays(king) & (pos.colored(us, Piece::Bishop) | queens));
+        let mut sniper_lines = Bitboard::EMPTY;
+        for sniper in snipers {
+            sniper_lines |= between(king, sniper);
+        }
         LeafCounter {
             pos,
             nodes: 0,
             their_pins: pos.check_info_of(them).pinned,
             lines: rook_rays(king) | bishop_rays(king),
+            sniper_lines,
             knight_checks: knight_attacks(king),
             pawn_checks: pawn_attacks(them, king),
         }
@@ -268,12 +283,13 @@ impl<'a> LeafCounter<'a> {
     #[inline(always)]
     fn count_after(&self, mv: Move, piece: Piece) -> u64 {
         let squares = Bitboard::from_square(mv.from()) | Bitboard::from_square(mv.to());
-        let checks = match piece {
-            Piece::Knight => self.knight_checks,
-            Piece::Pawn => self.pawn_checks,
-            _ => Bitboard::EMPTY,
+        let (guarded, checks) = match piece {
+            Piece::Knight => (self.sniper_lines, self.knight_checks),
+            Piece::Pawn => (self.sniper_lines, self.pawn_checks),
+            Piece::King => (self.sniper_lines, Bitboard::EMPTY),
+            _ => (self.lines, Bitboard::EMPTY),
         };
-        if ((squares & self.lines) | (checks & Bitboard::from_square(mv.to()))).is_empty() {
+        if ((squares & guarded) | (checks & Bitboard::from_square(mv.to()))).is_empty() {
             let pins = self.their_pins;
             self.pos
                 .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))
