@@ -164,6 +164,7 @@ pub fn cpu_family(host: &Host) -> String {
         ("AuthenticAMD", 26, _) => Some("AMD Zen 5"),
         ("GenuineIntel", 6, 0x8f) => Some("Intel Sapphire Rapids"),
         ("GenuineIntel", 6, 0xcf) => Some("Intel Emerald Rapids"),
+        ("GenuineIntel", 6, 0xa7) => Some("Intel Rocket Lake"),
         ("GenuineIntel", 6, 0xad | 0xae) => Some("Intel Granite Rapids"),
         ("GenuineIntel", 6, 0x6a | 0x6c) => Some("Intel Ice Lake SP"),
         ("GenuineIntel", 6, 0x55) => Some("Intel Skylake SP / Cascade Lake"),
@@ -221,6 +222,7 @@ mod tests {
         assert!(cpu_family(&host("AuthenticAMD", 25, 1)).starts_with("AMD Zen 3"));
         assert!(cpu_family(&host("AuthenticAMD", 25, 0x11)).starts_with("AMD Zen 4"));
         assert!(cpu_family(&host("GenuineIntel", 6, 207)).starts_with("Intel Emerald Rapids"));
+        assert!(cpu_family(&host("GenuineIntel", 6, 167)).starts_with("Intel Rocket Lake"));
         assert_eq!(
             cpu_family(&host("GenuineIntel", 6, 1)),
             "GenuineIntel family 6, model 1"
