@@ -121,7 +121,9 @@ impl Strategy for Legal {
                 counter.nodes
             }
             _ => {
-                let moves = Self::legal_moves::<M>(pos);
+                // Filled in place, as in `perft_full`: see there.
+                let mut moves = MoveList::new();
+                fill_list(pos, &mut moves);
                 let mut nodes = 0;
                 for &mv in moves.iter() {
                     nodes += M::with_child(pos, mv, |child| Self::perft::<M>(child, depth - 1));
@@ -263,14 +265,25 @@ impl<'a> LeafCounter<'a> {
         let queens = pos.colored(us, Piece::Queen);
         let snipers = (rook_rays(king) & (pos.colored(us, Piece::Rook) | queens))
             | (bishop_rays(king) & (pos.colored(us, Piece::Bishop) | queens));
+        // One walk gives both the lines and the opponent's pins (a lone
+        // blocker of theirs on a line). The opponent is not in check here
+        // (it is our move), so no line is empty of blockers. Calling
+        // `check_info_of(them)` for the pins walked the same lines again.
         let mut sniper_lines = Bitboard::EMPTY;
+        let mut their_pins = Bitboard::EMPTY;
         for sniper in snipers {
-            sniper_lines |= between(king, sniper);
+            let line = between(king, sniper);
+            sniper_lines |= line;
+            let blockers = line & pos.occupied();
+            if !blockers.has_several() {
+                their_pins |= blockers & pos.color(them);
+            }
         }
+        debug_assert_eq!(their_pins, pos.check_info_of(them).pinned);
         LeafCounter {
             pos,
             nodes: 0,
-            their_pins: pos.check_info_of(them).pinned,
+            their_pins,
             lines: rook_rays(king) | bishop_rays(king),
             sniper_lines,
             knight_checks: knight_attacks(king),
