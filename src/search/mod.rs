@@ -54,7 +54,7 @@ pub use limits::{Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
 use pruning::reduction_table;
 use score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate, mated_in};
-use see::{SEE_VALUE, captured, see as static_exchange};
+use see::{SEE_VALUE, captured, see_at_least};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 

@@ -121,7 +121,7 @@ impl Searcher<'_> {
             // the margin grows with depth, so deeper nodes keep sacrifices.
             if !in_check && found.score > -MATE_BOUND && depth <= 8 {
                 let margin = if quiet { -60 * depth } else { -100 * depth };
-                if static_exchange(&self.pos, mv) < margin {
+                if !see_at_least(&self.pos, mv, margin) {
                     continue;
                 }
             }

@@ -8,7 +8,7 @@
 //! under-promotions last.
 
 use super::score::MAX_PLY;
-use super::see::{SEE_VALUE, captured, see};
+use super::see::{SEE_VALUE, captured, see_at_least};
 use crate::position::Position;
 use crate::types::{Color, Move, Piece};
 
@@ -61,7 +61,7 @@ impl Ordering {
             None => {}
         }
         if captured(pos, mv).is_some() {
-            let base = if see(pos, mv) >= 0 {
+            let base = if see_at_least(pos, mv, 0) {
                 GOOD_CAPTURE
             } else {
                 BAD_CAPTURE

@@ -85,7 +85,7 @@ impl Searcher<'_> {
                 if mv.promotion().is_none() && stand_pat + gain + 200 <= alpha {
                     continue;
                 }
-                if static_exchange(&self.pos, mv) < 0 {
+                if !see_at_least(&self.pos, mv, 0) {
                     continue;
                 }
             }
