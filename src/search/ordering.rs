@@ -118,14 +118,16 @@ impl Ordering {
 
 /// Moves the best-scored move of `moves[start..]` to `start` (a selection
 /// sort step: the whole list is rarely needed after a cutoff).
+///
+/// Two passes: the highest score (a plain maximum, which the compiler
+/// turns into vector code), then the first move with it. One pass that
+/// tracks the index of the best so far is a dependent compare-and-select
+/// per move; the two passes pick the same move with fewer instructions.
 #[inline]
 pub fn pick(moves: &mut [Move], scores: &mut [i32], start: usize) {
-    let mut best = start;
-    for i in start + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
+    let rest = &scores[start..];
+    let best_score = rest.iter().copied().fold(i32::MIN, i32::max);
+    let best = start + rest.iter().position(|&s| s == best_score).unwrap_or(0);
     moves.swap(start, best);
     scores.swap(start, best);
 }
