@@ -83,16 +83,65 @@ pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
     if pos.piece_on(to).is_none() && captured(pos, mv).is_some() {
         occupied ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
     }
-    if !pos.is_attacked(to, pos.side_to_move().flip(), occupied) {
+    let us = pos.side_to_move();
+    if !pos.is_attacked(to, us.flip(), occupied) {
         return true;
     }
-    // An exchange: the swap list below. (A threshold loop that stops as
-    // soon as one side is sure of the outcome is cheaper, but it is exact
-    // where the swap list's cut-off is not: when the side to capture loses
-    // either way, the list assumes it stops, e.g. a knight taken by a pawn
-    // counts -300 although retaking the pawn makes it -200. The sign agrees,
-    // the pruning margins do not, and the search would change.)
-    see(pos, mv) >= threshold
+    // The exchange, decided as soon as one side is sure of the outcome.
+    // `score` is our result minus the threshold if the captures stopped
+    // now; the side to capture next is the one behind (for us, below 0),
+    // which captures with its least valuable attacker or accepts the
+    // score. A side still behind after capturing has lost (the other side
+    // stops); a side ahead even if its capturer is taken back has won.
+    //
+    // `net` is our result without the threshold. The swap list of [`see`]
+    // makes a side stop when it is behind in material both before and
+    // after capturing (its cut-off), even where capturing would lose less;
+    // the same rule here keeps the answers equal to `see`'s, so the search
+    // is unchanged. Without it, a knight taken by a pawn and retaken would
+    // count -200 here and -300 there.
+    let mut score = gain - threshold;
+    let mut net = gain;
+    let mut on_square = SEE_VALUE[piece.index()];
+    let mut side = pos.side_to_move().flip();
+    loop {
+        let stop_net = if side == us { net } else { -net };
+        if stop_net < 0 && stop_net + on_square < 0 {
+            break;
+        }
+        let attackers = pos.attackers_to(to, occupied) & occupied;
+        let Some((square, capturer)) = least_valuable(pos, attackers, side) else {
+            break;
+        };
+        // A king may not capture onto a square the other side still defends.
+        if capturer == Piece::King && (attackers & pos.color(side.flip())).is_nonempty() {
+            break;
+        }
+        let value = SEE_VALUE[capturer.index()];
+        if side == us {
+            score += on_square;
+            net += on_square;
+            if score < 0 {
+                return false;
+            }
+            if score - value >= 0 {
+                return true;
+            }
+        } else {
+            score -= on_square;
+            net -= on_square;
+            if score >= 0 {
+                return true;
+            }
+            if score + value < 0 {
+                return false;
+            }
+        }
+        on_square = value;
+        occupied ^= Bitboard::from_square(square);
+        side = side.flip();
+    }
+    score >= 0
 }
 
 /// The expected material gain of `mv` for the side to move, in [`SEE_VALUE`] units.
