@@ -45,7 +45,7 @@ use crate::eval::evaluate;
 #[cfg(not(feature = "hce"))]
 use crate::eval::nnue::accumulator::AccumulatorStack;
 use crate::eval::non_pawn_material;
-use crate::movegen::{has_legal_move, legal_moves};
+use crate::movegen::{MoveList, has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
 use correction::CorrectionHistory;
@@ -161,6 +161,11 @@ struct Searcher<'a> {
     excluded: [Move; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// `move_scores[ply][singular]`: the ordering scores of the moves at
+    /// `ply`, kept here rather than as a zeroed 1 KiB array in every node's
+    /// frame. The singular-extension search runs at the same ply inside the
+    /// node's move loop, so it has a second row (`singular` = 1).
+    move_scores: Box<[[[i32; 256]; 2]; MAX_PLY + 1]>,
     /// The NNUE accumulators along the current line (one push per make).
     #[cfg(not(feature = "hce"))]
     nnue: AccumulatorStack,
@@ -175,9 +180,12 @@ impl<'a> Searcher<'a> {
         signals: &'a Signals,
         report: &'a mut dyn FnMut(&Report),
     ) -> Searcher<'a> {
-        let mut keys = history.to_vec();
+        // Room for the deepest line up front: no reallocation mid-search.
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(history);
         keys.push(pos.key());
-        let null = vec![false; keys.len()];
+        let mut null = Vec::with_capacity(keys.capacity());
+        null.resize(keys.len(), false);
         Searcher {
             pos: pos.clone(),
             tt,
@@ -202,6 +210,7 @@ impl<'a> Searcher<'a> {
             excluded: [Move::NULL; MAX_PLY + 2],
             root_moves: Vec::new(),
             lmr: reduction_table(),
+            move_scores: Box::new([[[0; 256]; 2]; MAX_PLY + 1]),
             #[cfg(not(feature = "hce"))]
             nnue: AccumulatorStack::new(pos),
         }

@@ -99,17 +99,18 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
-        let mut scores = [0i32; 256];
+        let row = usize::from(excluded != Move::NULL);
         for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = self.ordering.score(&self.pos, mv, tt_move, ply);
+            self.move_scores[ply][row][i] = self.ordering.score(&self.pos, mv, tt_move, ply);
         }
         let count = moves.len();
         let moves = moves.as_mut_slice();
         let mut found = Found::NONE;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        // On the stack: a `Vec` here was a heap allocation in most nodes.
+        let mut quiets_tried = MoveList::new();
         let original_alpha = alpha;
         for i in 0..count {
-            pick(moves, &mut scores[..count], i);
+            pick(moves, &mut self.move_scores[ply][row][..count], i);
             let mv = moves[i];
             if mv == excluded {
                 continue;
@@ -174,7 +175,8 @@ impl Searcher<'_> {
             if self.take_score(ply, mv, score, &mut found, &mut alpha, beta) {
                 if quiet {
                     let side = self.pos.side_to_move();
-                    self.ordering.reward(side, mv, &quiets_tried, depth, ply);
+                    self.ordering
+                        .reward(side, mv, quiets_tried.as_slice(), depth, ply);
                 }
                 break;
             }

@@ -57,13 +57,12 @@ impl Searcher<'_> {
         if in_check && moves.is_empty() {
             return mated_in(ply);
         }
-        let mut scores = [0i32; 256];
         let mut count = 0;
         for i in 0..moves.len() {
             let mv = moves[i];
             if in_check || is_tactical(&self.pos, mv) {
                 moves.as_mut_slice()[count] = mv;
-                scores[count] = mvv_lva(&self.pos, mv)
+                self.move_scores[ply][0][count] = mvv_lva(&self.pos, mv)
                     + if mv.promotion() == Some(Piece::Queen) {
                         8000
                     } else {
@@ -75,7 +74,7 @@ impl Searcher<'_> {
         let moves = &mut moves.as_mut_slice()[..count];
         let original_alpha = alpha;
         for i in 0..count {
-            pick(moves, &mut scores[..count], i);
+            pick(moves, &mut self.move_scores[ply][0][..count], i);
             let mv = moves[i];
             if !in_check {
                 if mv.promotion().is_some_and(|p| p != Piece::Queen) {
