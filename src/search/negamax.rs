@@ -136,17 +136,19 @@ impl Searcher<'_> {
                     Singular::No => {}
                 }
             }
-            let undo = self.push(mv);
-            let gives_check = self.pos.in_check();
-            // Late-move pruning and futility pruning of quiet moves that do not check.
+            // Late-move pruning and futility pruning of quiet moves that do
+            // not check, decided before the move is made: most moves pushed
+            // used to be these, made (with their network update) only to be
+            // unmade. The check test makes a bitboard-only child instead.
             if prunable
-                && !gives_check
                 && self.futile(depth, quiets_tried.len(), static_eval, alpha, improving)
+                && !self.pos.gives_check(mv)
             {
-                self.pop(mv, undo);
                 quiets_tried.push(mv);
                 continue;
             }
+            let undo = self.push(mv);
+            let gives_check = self.pos.in_check();
             let extension = i32::from((gives_check || singular) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
