@@ -348,3 +348,37 @@ impl Position {
         self.en_passant = ep;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+
+    /// `gives_check` agrees with making the move and asking `in_check`, on
+    /// every move of positions with discovered checks, castling into check,
+    /// e.p. and promotions, and on their children.
+    #[test]
+    fn gives_check_agrees_with_a_full_make() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "5k2/8/8/3pP3/8/8/8/1B2K2R w K d6 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ];
+        let mut checks = 0;
+        for fen in fens {
+            let root = Position::from_fen(fen).unwrap();
+            let mut positions = vec![root.clone()];
+            positions.extend(legal_moves(&root).iter().map(|&mv| root.play(mv)));
+            for pos in &positions {
+                for &mv in legal_moves(pos).iter() {
+                    let made = pos.play(mv).in_check();
+                    assert_eq!(pos.gives_check(mv), made, "{} {mv}", pos.fen());
+                    checks += usize::from(made);
+                }
+            }
+        }
+        assert!(checks > 100, "only {checks} checking moves seen");
+    }
+}
