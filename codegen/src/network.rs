@@ -14,7 +14,7 @@ use quote::quote;
 pub const INPUTS: usize = 768;
 
 /// The widest accumulator the engine's integer output layer sums exactly.
-pub const MAX_HIDDEN: usize = 128;
+pub const MAX_HIDDEN: usize = 256;
 
 /// A parsed `.qnn` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,9 +32,9 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
         return Err("not a .qnn network (it must start with QNN1)".into());
     }
     let hidden = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
-    // The engine sums the output layer in i32: with weights clipped to
-    // ±1.98 a term is at most 255 * 127 * 255, and 2 * 128 of them still
-    // fit. A wider network needs a wider sum there first.
+    // The engine sums each half of the output layer in i32: with weights
+    // clipped to ±1.98 a term is at most 255 * 127 * 255, and 256 of them
+    // still fit. A wider network needs a wider sum there first.
     if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
         return Err(format!(
             "hidden size {hidden}: expected a multiple of 16 up to {MAX_HIDDEN}"

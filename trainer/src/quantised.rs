@@ -49,7 +49,8 @@ impl Quantised {
     /// Centipawns for the side to move, as the engine computes them.
     pub fn evaluate(&self, sample: &Sample) -> i32 {
         let h = self.hidden;
-        let mut sum = 0i32;
+        // i64: two halves of up to 256 terms each can pass i32's range.
+        let mut sum = 0i64;
         for (side, features) in [sample.ours(), sample.theirs()].into_iter().enumerate() {
             let mut acc = self.feature_biases.clone();
             for &f in features {
@@ -60,10 +61,11 @@ impl Quantised {
             }
             for (j, &a) in acc.iter().enumerate() {
                 let c = a.clamp(0, QA as i16);
-                sum += i32::from(c.wrapping_mul(self.output_weights[side * h + j])) * i32::from(c);
+                let cw = c.wrapping_mul(self.output_weights[side * h + j]);
+                sum += i64::from(cw) * i64::from(c);
             }
         }
-        let out = i64::from(sum / QA + self.output_bias);
+        let out = sum / i64::from(QA) + i64::from(self.output_bias);
         (out * SCALE / i64::from(QA * QB)).clamp(-20_000, 20_000) as i32
     }
 }

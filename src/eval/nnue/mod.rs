@@ -113,7 +113,7 @@ impl Accumulator {
         let ours = &self.sides[side_to_move.index()];
         let theirs = &self.sides[side_to_move.flip().index()];
         let sum = output::weighted_screlu(ours, theirs, &NETWORK.output_weights);
-        let out = i64::from(sum / QA + NETWORK.output_bias);
+        let out = sum / i64::from(QA) + i64::from(NETWORK.output_bias);
         let centipawns = out * i64::from(SCALE) / i64::from(QA * QB);
         // Never a mate score, whatever the weights.
         centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32

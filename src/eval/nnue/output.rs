@@ -7,6 +7,10 @@
 //! bits and widened only for the second multiplication, which is how the
 //! vector units like it (`vpmullw`, then `vpmaddwd` pairs into i32).
 //!
+//! Each half (our side's, their side's) is summed in i32, exact up to
+//! H = 256: `256 * 255 * 127 * 255` is just under 2^31. The two halves
+//! are added in i64.
+//!
 //! The loop is written once, plainly, and compiled twice: for the build's
 //! baseline target and, on x86-64, again with AVX2 enabled, chosen at run
 //! time. The compiler vectorises both (16 lanes per AVX2 instruction).
@@ -19,7 +23,7 @@ pub fn weighted_screlu(
     ours: &Vector<HIDDEN>,
     theirs: &Vector<HIDDEN>,
     weights: &[Vector<HIDDEN>; 2],
-) -> i32 {
+) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2 (checked just above), the only
@@ -36,7 +40,7 @@ fn weighted_screlu_avx2(
     ours: &Vector<HIDDEN>,
     theirs: &Vector<HIDDEN>,
     weights: &[Vector<HIDDEN>; 2],
-) -> i32 {
+) -> i64 {
     weighted_screlu_portable(ours, theirs, weights)
 }
 
@@ -45,8 +49,8 @@ fn weighted_screlu_portable(
     ours: &Vector<HIDDEN>,
     theirs: &Vector<HIDDEN>,
     weights: &[Vector<HIDDEN>; 2],
-) -> i32 {
-    half(&ours.0, &weights[0].0) + half(&theirs.0, &weights[1].0)
+) -> i64 {
+    i64::from(half(&ours.0, &weights[0].0)) + i64::from(half(&theirs.0, &weights[1].0))
 }
 
 #[inline(always)]
@@ -78,6 +82,6 @@ mod tests {
                 expected += c * c * i64::from(w[side].0[i]);
             }
         }
-        assert_eq!(i64::from(weighted_screlu(&ours, &theirs, &w)), expected);
+        assert_eq!(weighted_screlu(&ours, &theirs, &w), expected);
     }
 }
