@@ -351,8 +351,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::movegen::legal_moves;
+    use crate::position::with_children;
 
     /// `gives_check` agrees with making the move and asking `in_check`, on
     /// every move of positions with discovered checks, castling into check,
@@ -368,10 +368,7 @@ mod tests {
         ];
         let mut checks = 0;
         for fen in fens {
-            let root = Position::from_fen(fen).unwrap();
-            let mut positions = vec![root.clone()];
-            positions.extend(legal_moves(&root).iter().map(|&mv| root.play(mv)));
-            for pos in &positions {
+            for pos in &with_children(fen) {
                 for &mv in legal_moves(pos).iter() {
                     let made = pos.play(mv).in_check();
                     assert_eq!(pos.gives_check(mv), made, "{} {mv}", pos.fen());

@@ -349,3 +349,17 @@ impl fmt::Debug for Position {
         write!(f, "Position({})", self.fen())
     }
 }
+
+/// The position of `fen` followed by every position one legal move from
+/// it: a test's sample of positions around a chosen one.
+#[cfg(test)]
+pub(crate) fn with_children(fen: &str) -> Vec<Position> {
+    let root = Position::from_fen(fen).expect("a valid test FEN");
+    let mut positions = vec![root.clone()];
+    positions.extend(
+        crate::movegen::legal_moves(&root)
+            .iter()
+            .map(|&mv| root.play(mv)),
+    );
+    positions
+}

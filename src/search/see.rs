@@ -41,17 +41,37 @@ fn least_valuable(pos: &Position, attackers: Bitboard, side: Color) -> Option<(S
     })
 }
 
-/// What `mv` wins before any reply (the captured piece, plus the
-/// promotion's gain) and the piece it leaves on its target square.
+/// The first capture of an exchange, before any reply.
+struct FirstExchange {
+    /// What the move wins: the captured piece, plus the promotion's gain.
+    gain: i32,
+    /// The piece it leaves on its target square.
+    piece: Piece,
+    /// The square of a pawn taken en passant (empty otherwise): the one
+    /// captured piece that is not on the target square.
+    en_passant_victim: Bitboard,
+}
+
 #[inline]
-fn first_exchange(pos: &Position, mv: Move) -> (i32, Piece) {
-    let mut gain = captured(pos, mv).map_or(0, |piece| SEE_VALUE[piece.index()]);
-    let mut piece = pos.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+fn first_exchange(pos: &Position, mv: Move) -> FirstExchange {
+    let (from, to) = (mv.from(), mv.to());
+    let victim = captured(pos, mv);
+    let mut gain = victim.map_or(0, |piece| SEE_VALUE[piece.index()]);
+    let en_passant_victim = if victim.is_some() && pos.piece_on(to).is_none() {
+        Bitboard::from_square(Square::from_coords(to.file(), from.rank()))
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut piece = pos.piece_on(from).unwrap_or(Piece::Pawn);
     if let Some(promotion) = mv.promotion() {
         gain += SEE_VALUE[promotion.index()] - SEE_VALUE[0];
         piece = promotion;
     }
-    (gain, piece)
+    FirstExchange {
+        gain,
+        piece,
+        en_passant_victim,
+    }
 }
 
 /// Whether `see(pos, mv) >= threshold`, the only question the search asks.
@@ -68,7 +88,11 @@ pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
     if is_castle(pos, mv) {
         return 0 >= threshold;
     }
-    let (gain, piece) = first_exchange(pos, mv);
+    let FirstExchange {
+        gain,
+        piece,
+        en_passant_victim,
+    } = first_exchange(pos, mv);
     if gain < threshold {
         return false;
     }
@@ -78,11 +102,8 @@ pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
     // No reply on the square: the exchange is the move's own gain, which
     // reaches the threshold (tested above). Most quiet moves the pruning
     // asks about end here, for one attack test instead of an exchange.
-    let (from, to) = (mv.from(), mv.to());
-    let mut occupied = pos.occupied() ^ Bitboard::from_square(from);
-    if pos.piece_on(to).is_none() && captured(pos, mv).is_some() {
-        occupied ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
-    }
+    let to = mv.to();
+    let mut occupied = pos.occupied() ^ Bitboard::from_square(mv.from()) ^ en_passant_victim;
     let us = pos.side_to_move();
     if !pos.is_attacked(to, us.flip(), occupied) {
         return true;
@@ -103,7 +124,7 @@ pub fn see_at_least(pos: &Position, mv: Move, threshold: i32) -> bool {
     let mut score = gain - threshold;
     let mut net = gain;
     let mut on_square = SEE_VALUE[piece.index()];
-    let mut side = pos.side_to_move().flip();
+    let mut side = us.flip();
     loop {
         let stop_net = if side == us { net } else { -net };
         if stop_net < 0 && stop_net + on_square < 0 {
@@ -150,14 +171,11 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         return 0;
     }
     let (from, to) = (mv.from(), mv.to());
-    let mut occupied = pos.occupied();
+    let first = first_exchange(pos, mv);
+    let mut occupied = pos.occupied() ^ first.en_passant_victim;
     let mut gain = [0i32; 40];
-    let (first_gain, mut piece) = first_exchange(pos, mv);
-    gain[0] = first_gain;
-    if pos.piece_on(to).is_none() && captured(pos, mv).is_some() {
-        // En passant: the captured pawn is not on `to`.
-        occupied ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
-    }
+    gain[0] = first.gain;
+    let mut piece = first.piece;
     let mut side = pos.side_to_move();
     let mut from_square = from;
     let mut depth = 0;
@@ -236,12 +254,7 @@ mod tests {
         ];
         let mut checked = 0;
         for fen in fens {
-            let root = Position::from_fen(fen).unwrap();
-            let mut positions = vec![root.clone()];
-            for mv in legal_moves(&root).iter() {
-                positions.push(root.play(*mv));
-            }
-            for pos in &positions {
+            for pos in &crate::position::with_children(fen) {
                 for &mv in legal_moves(pos).iter() {
                     let value = see(pos, mv);
                     for threshold in (-1000..=1000)
