@@ -7,6 +7,7 @@ set -euo pipefail
 cargo clippy --all-targets -- -D warnings
 cargo clippy --all-targets --features all-sliders -- -D warnings
 cargo clippy --all-targets --features hce -- -D warnings
+cargo clippy --all-targets --features tune -- -D warnings
 cargo clippy --all-targets --no-default-features --features magic,cli -- -D warnings
 RUSTFLAGS='-C target-cpu=x86-64-v3' cargo clippy --all-targets --no-default-features \
   --features pext,all-sliders,cli -- -D warnings

@@ -26,3 +26,24 @@ assert s["games"] == 2 and s["pairs"] == 1, s
 assert not s["illegal_moves"] and not s["crashes"] and not s["hangs"], s
 print("match runner: ok")
 PY
+# The tuning build (`--features tune`): its search constants are UCI
+# options that change the search, the ordinary build offers none, and
+# tools/spsa.py plays two iterations, then resumes its log without
+# replaying them.
+cargo build --release --features tune --target-dir target/tune
+python3 tests/python/test_tune.py
+tools/spsa.py --engine target/tune/release/quince --params rfp_margin,lmr_divisor \
+  --iterations 2 --tc 2+0.05 --state "$state/spsa.jsonl" | tail -2
+tools/spsa.py --engine target/tune/release/quince --params rfp_margin,lmr_divisor \
+  --iterations 2 --tc 2+0.05 --state "$state/spsa.jsonl" > "$state/spsa-resumed.txt"
+python3 - "$state/spsa.jsonl" "$state/spsa-resumed.txt" <<'PY'
+import json, sys
+log = [json.loads(line) for line in open(sys.argv[1])]
+assert "settings" in log[0] and sorted(r["k"] for r in log[1:]) == [1, 2], log
+resumed = open(sys.argv[2]).read()
+assert "resuming: 2 iterations" in resumed, resumed
+summary = json.loads(resumed.rsplit("summary: ", 1)[1])
+assert summary["iterations"] == 2 and set(summary["tuned"]) == {"rfp_margin", "lmr_divisor"}, summary
+assert not summary["events"].get("illegal") and not summary["events"].get("crashes"), summary
+print("spsa: ok")
+PY

@@ -153,7 +153,7 @@ impl Searcher<'_> {
     /// widened on each failure.
     pub(super) fn aspiration(&mut self, depth: i32, pv_index: usize) {
         let previous = self.root_moves[pv_index].previous;
-        let mut delta = 20;
+        let mut delta = params::aspiration_delta();
         let (mut alpha, mut beta) = if depth >= 5 && !is_mate(previous) && previous > -INFINITY {
             (
                 (previous - delta).max(-INFINITY),

@@ -12,6 +12,8 @@
 //! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history.
 //! * [`correction`]: correction history for the static evaluation.
 //! * [`see`]: static exchange evaluation.
+//! * [`params`]: the selectivity's tunable constants (margins, depths,
+//!   reduction coefficients), UCI options in a `--features tune` build.
 //! * [`limits`]: depth/node/time limits, the time budget, stop signals.
 //! * [`draw`], [`score`]: draw rules and mate-score encoding.
 //!
@@ -34,6 +36,7 @@ mod iterate;
 pub mod limits;
 mod negamax;
 pub mod ordering;
+pub mod params;
 mod pruning;
 mod quiescence;
 pub mod score;

@@ -59,7 +59,7 @@ impl Searcher<'_> {
         // Internal iterative reduction: without a hash move this node was
         // never searched deeply, so ordering is poor and a full-depth search
         // is mostly wasted; a shallower one finds a hash move for next time.
-        let depth = if depth >= 4 && tt_move == Move::NULL {
+        let depth = if depth >= params::iir_depth() && tt_move == Move::NULL {
             depth - 1
         } else {
             depth
@@ -84,9 +84,11 @@ impl Searcher<'_> {
 
         if !pv_node && !in_check && excluded == Move::NULL {
             // Reverse futility: far above beta near the leaves, assume it holds.
-            if depth <= 6
+            if depth <= params::rfp_depth()
                 && !is_mate(beta)
-                && static_eval - 90 * depth + 30 * i32::from(improving) >= beta
+                && static_eval - params::rfp_margin() * depth
+                    + params::rfp_improving() * i32::from(improving)
+                    >= beta
             {
                 return static_eval;
             }
@@ -120,8 +122,13 @@ impl Searcher<'_> {
             // SEE pruning: near the leaves, once a move has a real score, a
             // move that loses material on its square is not worth a search;
             // the margin grows with depth, so deeper nodes keep sacrifices.
-            if !in_check && found.score > -MATE_BOUND && depth <= 8 {
-                let margin = if quiet { -60 * depth } else { -100 * depth };
+            if !in_check && found.score > -MATE_BOUND && depth <= params::see_depth() {
+                let margin = -depth
+                    * if quiet {
+                        params::see_quiet_margin()
+                    } else {
+                        params::see_capture_margin()
+                    };
                 if !see_at_least(&self.pos, mv, margin) {
                     continue;
                 }

@@ -19,10 +19,14 @@ impl Searcher<'_> {
         beta: Score,
     ) -> Singular {
         let trusted = matches!(entry.bound, Bound::Lower | Bound::Exact);
-        if depth < 8 || !trusted || entry.depth < depth - 3 || is_mate(entry.score) {
+        if depth < params::singular_depth()
+            || !trusted
+            || entry.depth < depth - 3
+            || is_mate(entry.score)
+        {
             return Singular::No;
         }
-        let singular_beta = entry.score - 2 * depth;
+        let singular_beta = entry.score - params::singular_margin() * depth;
         self.excluded[ply] = entry.mv;
         let score = self.negamax(
             singular_beta - 1,
@@ -55,8 +59,10 @@ impl Searcher<'_> {
         alpha: Score,
         improving: bool,
     ) -> bool {
-        let late = depth <= 4 && quiets as i32 >= 3 + depth * depth * (1 + i32::from(improving));
-        late || (depth <= 5 && eval + 100 + 90 * depth <= alpha)
+        let late = depth <= params::lmp_depth()
+            && quiets as i32 >= params::lmp_base() + depth * depth * (1 + i32::from(improving));
+        late || (depth <= params::futility_depth()
+            && eval + params::futility_base() + params::futility_margin() * depth <= alpha)
     }
 
     /// Null-move pruning: if passing still leaves us at or above beta after
@@ -74,7 +80,9 @@ impl Searcher<'_> {
         if !allow || depth < 3 || eval < beta || non_pawn_material(&self.pos, side) == 0 {
             return None;
         }
-        let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+        let reduction = params::nmp_base()
+            + depth / params::nmp_depth_divisor()
+            + ((eval - beta) / params::nmp_eval_divisor()).min(2);
         let ep = self.pos.make_null();
         self.keys.push(self.pos.key());
         self.null.push(true);
@@ -105,11 +113,15 @@ pub(super) enum Singular {
 
 /// Late-move reduction in plies for `depth` and move number: grows with
 /// the logarithm of both (the usual shape since Stockfish and Ethereal).
+/// Built when a search starts, so a tuner's new coefficients apply to the
+/// next `go`.
 pub(super) fn reduction_table() -> Box<[[u8; 64]; 64]> {
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
     let mut table = Box::new([[0u8; 64]; 64]);
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (count, cell) in row.iter_mut().enumerate().skip(1) {
-            let r = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
+            let r = base + (depth as f64).ln() * (count as f64).ln() / divisor;
             *cell = r.clamp(0.0, 60.0) as u8;
         }
     }

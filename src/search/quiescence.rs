@@ -81,7 +81,8 @@ impl Searcher<'_> {
                     continue;
                 }
                 let gain = captured(&self.pos, mv).map_or(0, |p| SEE_VALUE[p.index()]);
-                if mv.promotion().is_none() && stand_pat + gain + 200 <= alpha {
+                if mv.promotion().is_none() && stand_pat + gain + params::qs_delta_margin() <= alpha
+                {
                     continue;
                 }
                 if !see_at_least(&self.pos, mv, 0) {

@@ -188,6 +188,15 @@ impl Engine {
         // Single-threaded search: the option exists because GUIs expect it.
         self.say("option name Threads type spin default 1 min 1 max 1");
         self.say("option name Ponder type check default false");
+        // A tuning build offers the search's constants too (tools/spsa.py).
+        if cfg!(feature = "tune") {
+            for p in search::params::PARAMS {
+                self.say(&format!(
+                    "option name {} type spin default {} min {} max {}",
+                    p.name, p.default, p.min, p.max
+                ));
+            }
+        }
         self.say("uciok");
     }
 
@@ -262,6 +271,19 @@ impl Engine {
                 None => self.error(&format!("Ponder must be true or false, got '{value}'")),
             },
             "" => self.error("setoption needs 'name <option> [value <value>]'"),
+            _ if cfg!(feature = "tune")
+                && search::params::PARAMS
+                    .iter()
+                    .any(|p| p.name.eq_ignore_ascii_case(name)) =>
+            {
+                let set = value
+                    .parse::<i32>()
+                    .map_err(|_| format!("{name} must be a number, got '{value}'"))
+                    .and_then(|v| search::params::set(name, v));
+                if let Err(why) = set {
+                    self.error(&why);
+                }
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
