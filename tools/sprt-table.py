@@ -12,6 +12,12 @@ Columns: the change (the new commit's subject), the commits, games, W/D/L,
 the pentanomial count of pairs, Elo with its 95 % margin from the pairs,
 the LLR and the verdict (H1: the change gains, kept; H0: it does not,
 reverted; open: stopped before a decision).
+
+A *removal test* decides a change that is already in the code: the new
+side is the search with it, the base a side-branch commit whose subject
+starts with "sprt variant: no-..." and that takes only that change out
+(its patch is in reports/sprt/tested/). Its row is named after the
+variant, and H1 means the change earns its place.
 """
 import argparse
 import glob
@@ -78,6 +84,11 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     for path in paths:
         new, _, base = os.path.basename(path)[: -len(".jsonl")].partition("-vs-")
+        change = subject(new)
+        base_subject = subject(base)
+        if base_subject.startswith("sprt variant: "):
+            variant = base_subject.removeprefix("sprt variant: ").split(" (")[0]
+            change = f"removal test: the search against its `{variant}` variant"
         wdl, ptnml = tally(path)
         games = sum(wdl)
         estimate = sprt.elo_estimate(ptnml) if sum(ptnml) > 1 else None
@@ -86,7 +97,7 @@ def main():
         verdict = "H1 (kept)" if llr >= upper else "H0 (reverted)" if llr <= lower else "open"
         w, d, l = wdl
         print(
-            f"| {subject(new)} | `{new}` vs `{base}` | {games} | {w} / {d} / {l} | "
+            f"| {change} | `{new}` vs `{base}` | {games} | {w} / {d} / {l} | "
             f"{' '.join(map(str, ptnml))} | {elo} | {llr:+.2f} | {verdict} |"
         )
     return 0
