@@ -17,7 +17,7 @@ use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generat
 use crate::movegen::{MoveList, PieceMoves, count_legal};
 use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
-use crate::tables::{between, bishop_rays, knight_attacks, pawn_attacks, rook_rays};
+use crate::tables::{bishop_rays, knight_attacks, pawn_attacks, rook_rays};
 use crate::types::{Bitboard, Move, Piece, Square};
 
 /// Make/unmake or copy-make: how a child position is visited.
@@ -259,33 +259,18 @@ struct LeafCounter<'a> {
 impl<'a> LeafCounter<'a> {
     #[inline(always)]
     fn new(pos: &'a Position) -> LeafCounter<'a> {
-        let us = pos.side_to_move();
-        let them = us.flip();
+        let them = pos.side_to_move().flip();
         let king = pos.king(them);
-        let queens = pos.colored(us, Piece::Queen);
-        let snipers = (rook_rays(king) & (pos.colored(us, Piece::Rook) | queens))
-            | (bishop_rays(king) & (pos.colored(us, Piece::Bishop) | queens));
         // One walk gives both the lines and the opponent's pins (a lone
-        // blocker of theirs on a line). The opponent is not in check here
-        // (it is our move), so no line is empty of blockers. Calling
-        // `check_info_of(them)` for the pins walked the same lines again.
-        let mut sniper_lines = Bitboard::EMPTY;
-        let mut their_pins = Bitboard::EMPTY;
-        for sniper in snipers {
-            let line = between(king, sniper);
-            sniper_lines |= line;
-            let blockers = line & pos.occupied();
-            if !blockers.has_several() {
-                their_pins |= blockers & pos.color(them);
-            }
-        }
-        debug_assert_eq!(their_pins, pos.check_info_of(them).pinned);
+        // blocker of theirs on a line); `check_info_of(them)` and then a
+        // second walk for the lines cost more.
+        let walk = pos.sniper_lines(them);
         LeafCounter {
             pos,
             nodes: 0,
-            their_pins,
+            their_pins: walk.pinned,
             lines: rook_rays(king) | bishop_rays(king),
-            sniper_lines,
+            sniper_lines: walk.lines,
             knight_checks: knight_attacks(king),
             pawn_checks: pawn_attacks(them, king),
         }
