@@ -137,16 +137,39 @@ impl Sink for MoveList {
 #[inline(always)]
 pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     match pos.side_to_move() {
-        Color::White => generate_for::<S, true>(pos, sink),
-        Color::Black => generate_for::<S, false>(pos, sink),
+        Color::White => generate_for::<S, true, false>(pos, sink),
+        Color::Black => generate_for::<S, false, false>(pos, sink),
     }
 }
 
-/// [`generate_into`] for the side to move given as a constant (`WHITE`).
+/// The legal captures (e.p. included) and promotions of `pos`, in the
+/// order [`generate_into`] gives them, to `sink`: what quiescence searches
+/// when not in check. Quiescence used to list every legal move and keep
+/// these; most of a list is quiet moves, generated only to be dropped.
+#[inline]
+pub(crate) fn generate_tactical_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
+    match pos.side_to_move() {
+        Color::White => generate_for::<S, true, true>(pos, sink),
+        Color::Black => generate_for::<S, false, true>(pos, sink),
+    }
+}
+
+/// [`generate_into`] for the side to move given as a constant (`WHITE`);
+/// with `TACTICAL`, captures and promotions only (a separate copy, so the
+/// full generator that perft runs is unchanged).
 #[inline(always)]
-fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> bool {
+fn generate_for<S: Sink, const WHITE: bool, const TACTICAL: bool>(
+    pos: &Position,
+    sink: &mut S,
+) -> bool {
     let us = if WHITE { Color::White } else { Color::Black };
     let cx = Context::new(pos, us);
+    // Where knights and sliders may go: with `TACTICAL`, captures only.
+    let target = if TACTICAL {
+        cx.target & cx.enemy
+    } else {
+        cx.target
+    };
     let emit = |sink: &mut S, piece, from, to: Bitboard, promotes| {
         to.is_nonempty()
             && sink.batch(PieceMoves {
@@ -156,7 +179,11 @@ fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> boo
                 promotes,
             })
     };
-    let (king_steps, castles) = king_moves(pos, &cx);
+    let (king_steps, castles) = if TACTICAL {
+        (king_captures(pos, &cx), Bitboard::EMPTY)
+    } else {
+        king_moves(pos, &cx)
+    };
     if emit(sink, Piece::King, cx.king, king_steps, false) {
         return true;
     }
@@ -168,7 +195,7 @@ fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> boo
             sink,
             Piece::Knight,
             from,
-            knight_attacks(from) & cx.target,
+            knight_attacks(from) & target,
             false,
         ) {
             return true;
@@ -190,7 +217,7 @@ fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> boo
         } else {
             Piece::Bishop
         };
-        let to = pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & cx.target;
+        let to = pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & target;
         if emit(sink, piece, from, to, false) {
             return true;
         }
@@ -201,7 +228,7 @@ fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> boo
         } else {
             Piece::Rook
         };
-        let to = pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & cx.target;
+        let to = pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & target;
         if emit(sink, piece, from, to, false) {
             return true;
         }
@@ -210,14 +237,21 @@ fn generate_for<S: Sink, const WHITE: bool>(pos: &Position, sink: &mut S) -> boo
     let empty = !cx.occupied;
     let mut pawns = pos.colored(us, Piece::Pawn);
     if S::PAWN_SETS {
-        pawn_sets(&cx, pawns & !cx.pinned, sink);
+        pawn_sets::<S, TACTICAL>(&cx, pawns & !cx.pinned, sink);
         pawns &= cx.pinned;
     }
     for from in pawns {
         let one = forward(us, Bitboard::from_square(from)) & empty;
         let two = forward(us, one & third_rank(us)) & empty;
-        let to =
-            ((pawn_attacks(us, from) & cx.enemy) | one | two) & cx.target & pin_mask(&cx, from);
+        // With `TACTICAL`, a push only when it promotes.
+        let pushes = if !TACTICAL {
+            one | two
+        } else if last.contains(from) {
+            one
+        } else {
+            Bitboard::EMPTY
+        };
+        let to = ((pawn_attacks(us, from) & cx.enemy) | pushes) & cx.target & pin_mask(&cx, from);
         if emit(sink, Piece::Pawn, from, to, last.contains(from)) {
             return true;
         }
@@ -259,13 +293,18 @@ fn pawn_targets(cx: &Context, us: Color, free: Bitboard) -> PawnTargets {
 
 /// The moves of the unpinned pawns `free`, a set per direction (no e.p.).
 #[inline(always)]
-fn pawn_sets<S: Sink>(cx: &Context, free: Bitboard, sink: &mut S) {
+fn pawn_sets<S: Sink, const TACTICAL: bool>(cx: &Context, free: Bitboard, sink: &mut S) {
     let PawnTargets {
-        one,
-        two,
+        mut one,
+        mut two,
         west,
         east,
     } = pawn_targets(cx, cx.us, free);
+    if TACTICAL {
+        // Pushes only onto the back rank: promotions.
+        one &= Bitboard::RANK_1 | Bitboard::RANK_8;
+        two = Bitboard::EMPTY;
+    }
     // `from = to - offset`, as a wrapping byte for Black's downward moves.
     let (one_off, two_off, west_off, east_off) = match cx.us {
         Color::White => (8u8, 16u8, 7u8, 9u8),
@@ -506,6 +545,21 @@ fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
         steps & !attacked,
         castling_targets(pos, cx, castles, attacked),
     )
+}
+
+/// The king's legal captures (for [`generate_tactical_into`]): each
+/// capturable enemy piece next to it, kept if the square is not defended
+/// with the king lifted off its own square (so a slider's x-ray counts).
+#[inline]
+fn king_captures(pos: &Position, cx: &Context) -> Bitboard {
+    let lifted = cx.occupied ^ Bitboard::from_square(cx.king);
+    let mut captures = Bitboard::EMPTY;
+    for to in king_attacks(cx.king) & cx.enemy {
+        if !pos.is_attacked(to, cx.us.flip(), lifted) {
+            captures |= Bitboard::from_square(to);
+        }
+    }
+    captures
 }
 
 /// The pawns that may legally capture en passant.

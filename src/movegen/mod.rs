@@ -269,6 +269,22 @@ pub fn legal_moves(position: &Position) -> MoveList {
     list
 }
 
+/// The legal captures (e.p. included) and promotions of `position`, in
+/// the order [`legal_moves`] lists them: what quiescence searches when not
+/// in check, without generating the quiet moves it would drop.
+///
+/// ```
+/// use quince::{Position, movegen};
+/// let pos = Position::from_fen("4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+/// // exd5 and the four promotions of b8
+/// assert_eq!(movegen::tactical_moves(&pos).len(), 5);
+/// ```
+pub fn tactical_moves(position: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    legal::generate_tactical_into(position, &mut list);
+    list
+}
+
 /// The number of legal moves, counted without building a list.
 #[inline]
 pub fn count_legal(position: &Position) -> u64 {
@@ -299,7 +315,51 @@ pub(crate) const fn promotion_rank(color: Color) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::with_children;
     use crate::types::Square;
+
+    /// `tactical_moves` is exactly the captures and promotions of
+    /// `legal_moves`, in the same order (quiescence's move order, and so
+    /// the search, must not change), on every suite position (Chess960
+    /// included) and its children, in check or not.
+    #[test]
+    fn tactical_moves_are_the_legal_captures_and_promotions_in_order() {
+        let suites = [
+            include_str!("../../tests/data/standard.epd"),
+            include_str!("../../tests/data/suite.epd"),
+            include_str!("../../tests/data/chess960.epd"),
+        ];
+        let (mut positions, mut tactical) = (0, 0);
+        for line in suites.iter().flat_map(|suite| suite.lines()) {
+            let Some(fen) = line
+                .split(';')
+                .next()
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+            else {
+                continue;
+            };
+            for pos in &with_children(fen) {
+                let them = pos.color(pos.side_to_move().flip());
+                let expected: Vec<Move> = legal_moves(pos)
+                    .iter()
+                    .copied()
+                    .filter(|mv| {
+                        let en_passant = pos.en_passant() == Some(mv.to())
+                            && pos.piece_on(mv.from()) == Some(Piece::Pawn);
+                        mv.promotion().is_some() || them.contains(mv.to()) || en_passant
+                    })
+                    .collect();
+                assert_eq!(tactical_moves(pos).as_slice(), expected, "{}", pos.fen());
+                positions += 1;
+                tactical += expected.len();
+            }
+        }
+        assert!(
+            positions > 5_000 && tactical > 10_000,
+            "{positions} positions, {tactical} moves"
+        );
+    }
 
     #[test]
     fn move_list_holds_what_was_pushed_and_ignores_overflow() {
