@@ -5,12 +5,16 @@
 //! [`PieceMoves::len`] (a popcount), so bulk counting never builds a list;
 //! anything else iterates the batch into [`Move`]s.
 //!
-//! [`legal`] generates exactly the legal moves with check and pin masks.
+//! [`legal`] generates exactly the legal moves with check and pin masks;
+//! [`is_legal`] tests one move from elsewhere (a hash move) without
+//! generating.
 
 pub mod legal;
 pub mod pseudo;
+mod validate;
 
 pub use legal::generate;
+pub use validate::is_legal;
 
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Move, Piece, Square};
