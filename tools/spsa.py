@@ -160,7 +160,10 @@ def main():
     if tc[0] <= 0 or args.iterations < 1 or args.concurrency < 1:
         parser.error("--tc, --iterations and --concurrency must be positive")
 
-    declared = engine_params(args.engine)
+    try:
+        declared = engine_params(args.engine)
+    except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
+        sys.exit(f"cannot start {args.engine} as a UCI engine: {error}")
     if not declared:
         sys.exit(f"{args.engine} declares no search parameters: build it with --features tune")
     names = sorted(declared) if args.params == "all" else [n.strip() for n in args.params.split(",")]
