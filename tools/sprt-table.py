@@ -85,6 +85,9 @@ def main():
     for path in paths:
         new, _, base = os.path.basename(path)[: -len(".jsonl")].partition("-vs-")
         change = subject(new)
+        # A commit subject may carry its measurements: the table keeps the head.
+        if len(change) > 110:
+            change = change[:110].rsplit(" ", 1)[0] + " …"
         base_subject = subject(base)
         if base_subject.startswith("sprt variant: "):
             variant = base_subject.removeprefix("sprt variant: ").split(" (")[0]
