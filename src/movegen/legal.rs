@@ -18,7 +18,12 @@
 //! unpinned pawns a set per direction), and [`count`] only adds popcounts,
 //! moving all unpinned pawns at once by shifting the whole pawn set
 //! (perft's last ply). The first two are one generator, `generate_into`,
-//! parameterised by where the moves go.
+//! parameterised by where the moves go (and, for quiescence, by whether
+//! only captures and promotions are wanted).
+//!
+//! Longer than 500 lines on purpose: the generator, the counter and the
+//! steps they share (the context, the pawn sets, the king's and e.p.
+//! moves) are one hot path, read and tuned together.
 
 use super::{MoveList, PieceMoves, promotion_rank};
 use crate::position::{CheckInfo, Position};

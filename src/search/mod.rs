@@ -48,7 +48,8 @@ use crate::eval::evaluate;
 #[cfg(not(feature = "hce"))]
 use crate::eval::nnue::accumulator::AccumulatorStack;
 use crate::eval::non_pawn_material;
-use crate::movegen::{MoveList, has_legal_move, is_legal, legal_moves, tactical_moves};
+use crate::movegen::legal::{fill_list, generate_tactical_into};
+use crate::movegen::{MoveList, has_legal_move, is_legal, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
 use correction::CorrectionHistory;

@@ -99,9 +99,11 @@ impl Searcher<'_> {
 
         // The hash move is tried before anything is generated: when it cuts
         // the node off, the list, its ordering scores and the picking are
-        // never needed. It comes exactly where the list would have put it
-        // (first: no other move scores as high), so the search is the same
-        // node for node.
+        // never needed. It comes where the list would have put it (first:
+        // no other move scores as high); the other moves are scored after
+        // its subtree, with the history that subtree left, so the tree
+        // differs from scoring first (`reports/strength.md`, "The hash
+        // move before generation").
         let hash_first = tt_move != Move::NULL && is_legal(&self.pos, tt_move);
         let row = usize::from(excluded != Move::NULL);
         let mut moves = MoveList::new();
@@ -120,7 +122,8 @@ impl Searcher<'_> {
             } else {
                 if !generated {
                     generated = true;
-                    moves = legal_moves(&self.pos);
+                    // Filled in place: a returned list is copied.
+                    fill_list(&self.pos, &mut moves);
                     if moves.is_empty() {
                         return if in_check { mated_in(ply) } else { DRAW };
                     }
