@@ -49,7 +49,7 @@ use crate::eval::evaluate;
 use crate::eval::nnue::accumulator::AccumulatorStack;
 use crate::eval::non_pawn_material;
 use crate::movegen::legal::{fill_list, generate_tactical_into};
-use crate::movegen::{MoveList, has_legal_move, is_legal, legal_moves};
+use crate::movegen::{MoveList, has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
 use correction::CorrectionHistory;

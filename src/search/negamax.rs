@@ -97,61 +97,25 @@ impl Searcher<'_> {
             }
         }
 
-        // The hash move is tried before anything is generated: when it cuts
-        // the node off, the list, its ordering scores and the picking are
-        // never needed. It comes where the list would have put it (first:
-        // no other move scores as high); the other moves are scored after
-        // its subtree, with the history that subtree left, so the tree
-        // differs from scoring first (`reports/strength.md`, "The hash
-        // move before generation").
-        let hash_first = tt_move != Move::NULL && is_legal(&self.pos, tt_move);
-        let row = usize::from(excluded != Move::NULL);
+        // Filled in place: a returned list is copied.
         let mut moves = MoveList::new();
-        let mut generated = false;
-        let mut count = usize::from(hash_first);
+        fill_list(&self.pos, &mut moves);
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        let row = usize::from(excluded != Move::NULL);
+        for (i, &mv) in moves.iter().enumerate() {
+            self.move_scores[ply][row][i] = self.ordering.score(&self.pos, mv, tt_move, ply);
+        }
+        let count = moves.len();
+        let moves = moves.as_mut_slice();
         let mut found = Found::NONE;
         // On the stack: a `Vec` here was a heap allocation in most nodes.
         let mut quiets_tried = MoveList::new();
         let original_alpha = alpha;
-        let mut next = 0;
-        loop {
-            let i = next;
-            next += 1;
-            let mv = if i == 0 && hash_first {
-                tt_move
-            } else {
-                if !generated {
-                    generated = true;
-                    // Filled in place: a returned list is copied.
-                    fill_list(&self.pos, &mut moves);
-                    if moves.is_empty() {
-                        return if in_check { mated_in(ply) } else { DRAW };
-                    }
-                    for (j, &mv) in moves.iter().enumerate() {
-                        self.move_scores[ply][row][j] =
-                            self.ordering.score(&self.pos, mv, tt_move, ply);
-                    }
-                    count = moves.len();
-                    if hash_first {
-                        // The hash move, searched already, takes slot 0.
-                        pick(
-                            moves.as_mut_slice(),
-                            &mut self.move_scores[ply][row][..count],
-                            0,
-                        );
-                        debug_assert_eq!(moves[0], tt_move);
-                    }
-                }
-                if i >= count {
-                    break;
-                }
-                pick(
-                    moves.as_mut_slice(),
-                    &mut self.move_scores[ply][row][..count],
-                    i,
-                );
-                moves[i]
-            };
+        for i in 0..count {
+            pick(moves, &mut self.move_scores[ply][row][..count], i);
+            let mv = moves[i];
             if mv == excluded {
                 continue;
             }
