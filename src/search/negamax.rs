@@ -97,9 +97,7 @@ impl Searcher<'_> {
             }
         }
 
-        // Filled in place: a returned list is copied.
-        let mut moves = MoveList::new();
-        fill_list(&self.pos, &mut moves);
+        let mut moves = legal_moves(&self.pos);
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
