@@ -319,7 +319,7 @@ pub(crate) const fn promotion_rank(color: Color) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::with_children;
+    use crate::position::{suite_fens, with_children};
     use crate::types::Square;
 
     /// `tactical_moves` is exactly the captures and promotions of
@@ -328,21 +328,8 @@ mod tests {
     /// included) and its children, in check or not.
     #[test]
     fn tactical_moves_are_the_legal_captures_and_promotions_in_order() {
-        let suites = [
-            include_str!("../../tests/data/standard.epd"),
-            include_str!("../../tests/data/suite.epd"),
-            include_str!("../../tests/data/chess960.epd"),
-        ];
         let (mut positions, mut tactical) = (0, 0);
-        for line in suites.iter().flat_map(|suite| suite.lines()) {
-            let Some(fen) = line
-                .split(';')
-                .next()
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-            else {
-                continue;
-            };
+        for fen in suite_fens() {
             for pos in &with_children(fen) {
                 let them = pos.color(pos.side_to_move().flip());
                 let expected: Vec<Move> = legal_moves(pos)

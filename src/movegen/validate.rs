@@ -96,7 +96,7 @@ pub fn is_legal(pos: &Position, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::with_children;
+    use crate::position::{suite_fens, with_children};
     use crate::types::Square;
 
     /// `is_legal` against the list, for every origin of the side to move's
@@ -105,21 +105,8 @@ mod tests {
     /// the moves of each position's parent, the likeliest wrong hash moves.
     #[test]
     fn agrees_with_the_legal_list() {
-        let suites = [
-            include_str!("../../tests/data/standard.epd"),
-            include_str!("../../tests/data/suite.epd"),
-            include_str!("../../tests/data/chess960.epd"),
-        ];
         let (mut asked, mut legal) = (0u64, 0u64);
-        for line in suites.iter().flat_map(|suite| suite.lines()) {
-            let Some(fen) = line
-                .split(';')
-                .next()
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-            else {
-                continue;
-            };
+        for fen in suite_fens() {
             let family = with_children(fen);
             let parent_moves = legal_moves(&family[0]);
             for pos in family.iter().step_by(3) {

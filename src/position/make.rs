@@ -400,7 +400,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::movegen::legal_moves;
-    use crate::position::with_children;
+    use crate::position::{suite_fens, with_children};
 
     /// `gives_check` agrees with making the move and asking `in_check`, on
     /// every move of positions with discovered checks, castling into check,
@@ -432,21 +432,8 @@ mod tests {
     /// the parent's bitboards, so any case it misses would show here.
     #[test]
     fn gives_check_agrees_with_a_full_make_on_the_suites() {
-        let suites = [
-            include_str!("../../tests/data/standard.epd"),
-            include_str!("../../tests/data/suite.epd"),
-            include_str!("../../tests/data/chess960.epd"),
-        ];
         let (mut moves, mut checks) = (0, 0);
-        for line in suites.iter().flat_map(|suite| suite.lines()) {
-            let Some(fen) = line
-                .split(';')
-                .next()
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-            else {
-                continue;
-            };
+        for fen in suite_fens() {
             for pos in &with_children(fen) {
                 for &mv in legal_moves(pos).iter() {
                     let made = pos.play(mv).in_check();

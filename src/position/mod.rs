@@ -380,6 +380,22 @@ impl fmt::Debug for Position {
     }
 }
 
+/// Every FEN of the perft suites in `tests/data/` (the standard
+/// positions, the large suite and Chess960): a broad sample for tests
+/// that compare a shortcut against the general answer.
+#[cfg(test)]
+pub(crate) fn suite_fens() -> impl Iterator<Item = &'static str> {
+    [
+        include_str!("../../tests/data/standard.epd"),
+        include_str!("../../tests/data/suite.epd"),
+        include_str!("../../tests/data/chess960.epd"),
+    ]
+    .into_iter()
+    .flat_map(str::lines)
+    .filter_map(|line| line.split(';').next().map(str::trim))
+    .filter(|fen| !fen.is_empty())
+}
+
 /// The position of `fen` followed by every position one legal move from
 /// it: a test's sample of positions around a chosen one.
 #[cfg(test)]
