@@ -4,10 +4,10 @@
 //! bit for bit. [`Position::play`] is the copy-make alternative.
 
 use super::castling::{CastleSide, back_rank};
+use super::sliders_attack;
 use super::zobrist::{BLACK_TO_MOVE, castling_key, en_passant_key, piece_key};
 use super::{Castling, Position};
-use crate::sliders::{bishop_attacks, rook_attacks};
-use crate::tables::{bishop_rays, knight_attacks, pawn_attacks, rook_rays};
+use crate::tables::{knight_attacks, pawn_attacks};
 use crate::types::{Bitboard, Color, Move, Piece, Square};
 
 /// What kind of move was made (decided once in `make`, reused by `unmake`).
@@ -33,17 +33,6 @@ pub struct Undo {
 /// King and rook destinations of a castling move whose rook stands on `rook`.
 fn castle_targets(color: Color, king: Square, rook: Square) -> (Square, Square) {
     CastleSide::of(king, rook).destinations(back_rank(color))
-}
-
-/// Whether a slider of `diagonal` or `straight` attacks `square` with
-/// `occupied` as the blockers; the lookups only when one stands on a
-/// line through it at all.
-#[inline(always)]
-fn sees(square: Square, occupied: Bitboard, diagonal: Bitboard, straight: Bitboard) -> bool {
-    ((bishop_rays(square) & diagonal).is_nonempty()
-        && (bishop_attacks(square, occupied) & diagonal).is_nonempty())
-        || ((rook_rays(square) & straight).is_nonempty()
-            && (rook_attacks(square, occupied) & straight).is_nonempty())
 }
 
 impl Position {
@@ -112,26 +101,29 @@ impl Position {
         }
         let arrives = mv.promotion().unwrap_or(piece);
         let ours = self.color(us) & !from_bit;
-        let mut diagonal = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & ours;
         let mut straight = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & ours;
-        match arrives {
-            Piece::Pawn => {
-                return pawn_attacks(us, to).contains(king)
-                    || sees(king, occupied, diagonal, straight);
+        let mut diagonal = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & ours;
+        // The arriving piece's own attack, then every slider's (the
+        // arriving one among them if it is one).
+        let direct = match arrives {
+            Piece::Pawn => pawn_attacks(us, to).contains(king),
+            Piece::Knight => knight_attacks(to).contains(king),
+            Piece::Bishop => {
+                diagonal |= to_bit;
+                false
             }
-            Piece::Knight => {
-                return knight_attacks(to).contains(king)
-                    || sees(king, occupied, diagonal, straight);
+            Piece::Rook => {
+                straight |= to_bit;
+                false
             }
-            Piece::Bishop => diagonal |= to_bit,
-            Piece::Rook => straight |= to_bit,
             Piece::Queen => {
                 diagonal |= to_bit;
                 straight |= to_bit;
+                false
             }
-            Piece::King => {}
-        }
-        sees(king, occupied, diagonal, straight)
+            Piece::King => false,
+        };
+        direct || sliders_attack(king, occupied, straight, diagonal)
     }
 
     /// The kind of piece `mv` moves; a pawn if `from` is empty, which only

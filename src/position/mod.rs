@@ -61,6 +61,27 @@ pub struct CheckInfo {
     pub pinned: Bitboard,
 }
 
+/// Whether a slider of `straight` (rooks, queens) or `diagonal` (bishops,
+/// queens) attacks `square` with `occupied` as the blockers. A lookup only
+/// if such a slider stands on one of the square's lines at all: one table
+/// load and an AND, where the lookup is several. Fewer instructions per
+/// node in bulk perft, most with the costlier lookups of the default `hq`
+/// build (callgrind; `reports/archive/speed-2026-11-23-morning.md`).
+/// Shared by [`Position::is_attacked`] and `gives_check` (the child's
+/// sliders, known before the move is made).
+#[inline(always)]
+pub(crate) fn sliders_attack(
+    square: Square,
+    occupied: Bitboard,
+    straight: Bitboard,
+    diagonal: Bitboard,
+) -> bool {
+    ((rook_rays(square) & straight).is_nonempty()
+        && (rook_attacks(square, occupied) & straight).is_nonempty())
+        || ((bishop_rays(square) & diagonal).is_nonempty()
+            && (bishop_attacks(square, occupied) & diagonal).is_nonempty())
+}
+
 /// What one walk of the lines from a king to the enemy sliders on them
 /// ("snipers") finds: [`Position::check_info_of`] keeps the checks and
 /// pins, bulk perft's leaf counter also the lines themselves. One rule for
@@ -246,18 +267,11 @@ impl Position {
         let them = self.color(by);
         let rooks = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & them;
         let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
-        // A slider lookup only if a slider of `by` stands on one of the
-        // square's lines at all: one table load and an AND, where the lookup
-        // is several. Fewer instructions per node in bulk perft, most with
-        // the costlier lookups of the default `hq` build (callgrind;
-        // `reports/archive/speed-2026-11-23-morning.md`).
+        // Sliders last: see `sliders_attack` for why it looks before it looks up.
         (knight_attacks(square) & self.pieces(Piece::Knight) & them).is_nonempty()
             || (pawn_attacks(by.flip(), square) & self.pieces(Piece::Pawn) & them).is_nonempty()
             || (king_attacks(square) & self.pieces(Piece::King) & them).is_nonempty()
-            || ((rook_rays(square) & rooks).is_nonempty()
-                && (rook_attacks(square, occupied) & rooks).is_nonempty())
-            || ((bishop_rays(square) & bishops).is_nonempty()
-                && (bishop_attacks(square, occupied) & bishops).is_nonempty())
+            || sliders_attack(square, occupied, rooks, bishops)
     }
 
     /// Checkers and pinned pieces for the side to move.
