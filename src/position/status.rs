@@ -4,7 +4,7 @@
 //! `"<fen>".parse::<Position>()` works as in the other Rust chess crates.
 
 use super::{FenError, Position};
-use crate::movegen::{has_legal_move, legal_moves};
+use crate::movegen::has_legal_move;
 use crate::types::{Move, Piece};
 use std::fmt;
 use std::str::FromStr;
@@ -50,10 +50,11 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 impl Position {
-    /// Whether `mv` is one of the legal moves of this position.
-    ///
-    /// This generates the moves, so it is for checking input, not for inner
-    /// loops (the search trusts its own generator).
+    /// Whether `mv` is one of the legal moves of this position: the same
+    /// answer as looking it up in [`crate::movegen::legal_moves`], found by
+    /// [`crate::movegen::is_legal`] from the one piece and the king's check
+    /// and pin lines, without listing the moves (castling and e.p. still
+    /// list them).
     ///
     /// ```
     /// use quince::Position;
@@ -64,7 +65,7 @@ impl Position {
     /// assert!(!after.is_legal(e4)); // the pawn is no longer on e2
     /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
-        legal_moves(self).contains(&mv)
+        crate::movegen::is_legal(self, mv)
     }
 
     /// Plays `mv` if it is legal and leaves the position untouched if not.
@@ -143,6 +144,7 @@ impl Default for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::legal_moves;
     use crate::types::Square;
 
     fn status(fen: &str) -> GameStatus {
