@@ -91,7 +91,6 @@ class Tuner:
             Schedule(lo, hi, iterations, max((hi - lo) * c_frac, 0.5), r_end) for lo, hi in bounds
         ]
         self.done = 0
-        self.lock = threading.Lock()
 
     def perturbed(self, k, signs):
         """The two settings of iteration k: (theta + c delta, theta - c delta), integers in range."""

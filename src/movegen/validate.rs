@@ -1,13 +1,14 @@
-//! Whether a move that comes from elsewhere (the transposition table, which
-//! may hold another position's move after a key collision) is legal here,
-//! answered without listing the position's moves.
+//! Whether a move that comes from elsewhere (a user's input, a book, a
+//! transposition table that may hold another position's move after a key
+//! collision) is legal here, answered without listing the position's
+//! moves: it looks at the one piece, its reach and the king's check and
+//! pin lines. The rare kinds, castling and e.p., are left to the full
+//! generator. [`Position::is_legal`] answers through it.
 //!
-//! The search tries the hash move before generating anything: when it
-//! cuts the node off, the generation, the ordering scores and the picking
-//! of the other moves are never needed. That only pays if this test is
-//! much cheaper than a generation: it looks at the one piece, its reach
-//! and the king's check and pin lines. The rare kinds, castling and e.p.,
-//! are left to the full generator.
+//! A search that tries the hash move before generating anything needs this
+//! test to be much cheaper than a generation; that search was tried and
+//! its SPRT left undecided (`reports/strength.md`, "The hash move before
+//! generation").
 
 use super::legal::{forward, third_rank};
 use super::{legal_moves, promotion_rank};
