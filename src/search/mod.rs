@@ -10,7 +10,6 @@
 //!   reduction table). `quiescence`: the capture search at the leaves.
 //! * [`tt`]: transposition table (depth-preferred with aging).
 //! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history.
-//! * [`correction`]: correction history for the static evaluation.
 //! * [`see`]: static exchange evaluation.
 //! * [`params`]: the selectivity's tunable constants (margins, depths,
 //!   reduction coefficients), UCI options in a `--features tune` build.
@@ -30,7 +29,6 @@
 //! With a depth or node limit the search is deterministic: time is only
 //! consulted for time limits, so `quince bench` has a stable node count.
 
-pub mod correction;
 pub mod draw;
 mod iterate;
 pub mod limits;
@@ -52,7 +50,6 @@ use crate::movegen::legal::{fill_list, generate_tactical_into};
 use crate::movegen::{MoveList, has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
-use correction::CorrectionHistory;
 use limits::Budget;
 pub use limits::{Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
@@ -156,7 +153,6 @@ struct Searcher<'a> {
     null: Vec<bool>,
     root_index: usize,
     ordering: Ordering,
-    correction: CorrectionHistory,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Score; MAX_PLY + 2],
@@ -207,7 +203,6 @@ impl<'a> Searcher<'a> {
             keys,
             null,
             ordering: Ordering::default(),
-            correction: CorrectionHistory::default(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],

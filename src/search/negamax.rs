@@ -64,20 +64,13 @@ impl Searcher<'_> {
         } else {
             depth
         };
-        // The table keeps the raw evaluation; the correction history's
-        // current view is added on every use.
-        let raw_eval = if in_check {
+        let static_eval = if in_check {
             -INFINITY
         } else {
             match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             }
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.correction.correct(&self.pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -194,22 +187,12 @@ impl Searcher<'_> {
             }
         }
         let bound = bound_of(found.score, alpha, original_alpha, beta);
-        let quiet_best = found.mv == Move::NULL || !is_tactical(&self.pos, found.mv);
-        let informative = match bound {
-            Bound::Lower => found.score > static_eval,
-            Bound::Upper => found.score < static_eval,
-            Bound::Exact => true,
-        };
         if excluded != Move::NULL {
             // The result is about the node without its best move: not for the table.
             return found.score;
         }
-        if !in_check && quiet_best && informative && !is_mate(found.score) {
-            self.correction
-                .update(&self.pos, raw_eval, found.score, depth);
-        }
         self.tt
-            .store(key, ply, found.mv, found.score, raw_eval, depth, bound);
+            .store(key, ply, found.mv, found.score, static_eval, depth, bound);
         found.score
     }
 

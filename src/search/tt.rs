@@ -46,8 +46,7 @@ pub struct Entry {
     pub mv: Move,
     /// The search score, mates counted from the probing ply.
     pub score: Score,
-    /// The raw static evaluation, before correction history: the
-    /// correction is applied afresh on every use, as it keeps learning.
+    /// The static evaluation, so a node reached again need not evaluate.
     pub eval: Score,
     /// The depth the score was searched to (0 for quiescence).
     pub depth: i32,
