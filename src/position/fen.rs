@@ -352,13 +352,13 @@ fn check_kings_and_checks(pos: &Position) -> Result<(), FenError> {
     if king_attacks(pos.king(us)).contains(pos.king(them)) {
         return err(FenErrorKind::Check, "the kings stand on adjacent squares");
     }
-    if pos.is_attacked(pos.king(them), us, pos.occupied) {
+    if pos.is_attacked(pos.king(them), us, pos.occupied()) {
         return err(
             FenErrorKind::Check,
             format!("the side not to move ({}) is in check", color_name(them)),
         );
     }
-    let checkers = pos.attackers_to(pos.king(us), pos.occupied) & pos.color(them);
+    let checkers = pos.attackers_to(pos.king(us), pos.occupied()) & pos.color(them);
     if checkers.len() > 2 {
         return err(
             FenErrorKind::Check,
@@ -514,7 +514,7 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<Option<Square>, FenEr
     let file = square.file();
     let pawn = Square::from_coords(file, Rank::new(pawn_rank));
     let origin = Square::from_coords(file, Rank::new(origin_rank));
-    if pos.occupied.contains(square) || pos.occupied.contains(origin) {
+    if pos.occupied().contains(square) || pos.occupied().contains(origin) {
         return err(
             FenErrorKind::EnPassant,
             format!(
@@ -534,7 +534,7 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<Option<Square>, FenEr
     // Every check must have been given by the double push: by the pawn
     // itself or by a slider it uncovered when it left `origin`.
     let king = pos.king(us);
-    let checkers = pos.attackers_to(king, pos.occupied) & pos.color(us.flip());
+    let checkers = pos.attackers_to(king, pos.occupied()) & pos.color(us.flip());
     for checker in checkers {
         if checker != pawn && !between(king, checker).contains(origin) {
             return err(

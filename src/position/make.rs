@@ -95,7 +95,7 @@ impl Position {
         }
         let king = self.king(us.flip());
         let (from_bit, to_bit) = (Bitboard::from_square(from), Bitboard::from_square(to));
-        let mut occupied = (self.occupied & !from_bit) | to_bit;
+        let mut occupied = (self.occupied() & !from_bit) | to_bit;
         if piece == Piece::Pawn && self.en_passant == Some(to) {
             occupied &= !Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
         }
@@ -209,7 +209,6 @@ impl Position {
             if let Some(captured) = parent.captured {
                 self.pieces[captured.index()] ^= to_bit;
                 self.colors[them.index()] ^= to_bit;
-                self.occupied ^= to_bit;
                 key ^= piece_key(them, captured, to);
                 halfmove = 0;
             } else if parent.kind == Kind::EnPassant {
@@ -219,7 +218,6 @@ impl Position {
             }
             self.pieces[piece.index()] ^= from_to;
             self.colors[us.index()] ^= from_to;
-            self.occupied ^= from_to;
             if FULL {
                 self.board[from.index()] = None;
                 self.board[to.index()] = Some(piece);
@@ -302,7 +300,6 @@ impl Position {
                 }
                 self.pieces[moved.index()] ^= from_to;
                 self.colors[us.index()] ^= from_to;
-                self.occupied ^= from_to;
                 self.board[from.index()] = Some(moved);
                 self.board[to.index()] = None;
                 if let Some(captured) = undo.captured {
