@@ -1,8 +1,9 @@
 //! The position: what is on the board and the state around it.
 //!
 //! Pieces are stored twice, as is usual for fast generators: as bitboards
-//! (per piece kind, per colour, and all occupied squares) for set-wise move
-//! generation, and as a square-centric board array for "what is on e4?".
+//! (per piece kind and per colour; all occupied squares is their union,
+//! computed, not stored) for set-wise move generation, and as a
+//! square-centric board array for "what is on e4?".
 //! The rest is the game state FEN describes plus an incremental Zobrist key.
 //!
 //! ```text
