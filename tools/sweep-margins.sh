@@ -19,14 +19,17 @@ if [[ ! -x $binary ]]; then
     cargo build --release --quiet --features tune --target-dir target/tune
     binary=target/tune/release/quince
 fi
-# The margins, with their defaults from src/search/params.rs.
-declare -A margins=(
-    [rfp_margin]=90 [rfp_improving]=30 [futility_base]=100 [futility_margin]=90
-    [see_quiet_margin]=60 [see_capture_margin]=100 [qs_delta_margin]=200
-)
+# The margins; their defaults are read from the binary's UCI option list
+# (the tune build offers each parameter with its default from
+# src/search/params.rs), so the sweep always scales what the build uses.
+names=(rfp_margin rfp_improving futility_base futility_margin
+    see_quiet_margin see_capture_margin qs_delta_margin)
+options=$(printf 'uci\nquit\n' | "$binary")
 opts=()
-for name in "${!margins[@]}"; do
-    opts+=(--a-opt "$name=$(( (margins[$name] * scale + 50) / 100 ))")
+for name in "${names[@]}"; do
+    default=$(awk -v n="$name" '$1 == "option" && $3 == n { for (i = 4; i < NF; i++) if ($i == "default") print $(i + 1) }' <<<"$options")
+    [[ $default =~ ^[0-9]+$ ]] || { echo "$binary offers no option $name: build it with --features tune" >&2; exit 2; }
+    opts+=(--a-opt "$name=$(( (default * scale + 50) / 100 ))")
 done
 mkdir -p reports/sweep target/sweep
 exec python3 tools/match.py --a "$binary" --a-name "margins x$scale%" "${opts[@]}" \
