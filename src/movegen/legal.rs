@@ -401,7 +401,6 @@ fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) ->
     // Unpinned pawns move as one set: shift, mask, popcount.
     let pawns = pos.colored(us, Piece::Pawn);
     let free_pawns = pawns & free;
-    let empty = !cx.occupied;
     let PawnTargets {
         one,
         two,
@@ -424,28 +423,7 @@ fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) ->
     let orthogonal = pos.colored(us, Piece::Rook) | queens;
     // Pinned pieces (rare): one at a time along their pin line.
     if cx.pinned.is_nonempty() {
-        let last = promotion_rank(us);
-        for from in cx.pinned & (diagonal | orthogonal | pawns) {
-            let pin = line(cx.king, from);
-            let mut to = Bitboard::EMPTY;
-            if diagonal.contains(from) {
-                to |= bishop_attacks(from, cx.occupied);
-            }
-            if orthogonal.contains(from) {
-                to |= rook_attacks(from, cx.occupied);
-            }
-            if pawns.contains(from) {
-                let one = forward(us, Bitboard::from_square(from)) & empty;
-                let two = forward(us, one & third_rank(us)) & empty;
-                to = (pawn_attacks(us, from) & cx.enemy) | one | two;
-            }
-            let moves = (to & cx.target & pin).len();
-            n += if pawns.contains(from) && last.contains(from) {
-                4 * moves
-            } else {
-                moves
-            };
-        }
+        n += pinned_moves(&cx, pawns, diagonal, orthogonal);
     }
     for from in diagonal & free {
         n += (bishop_attacks(from, cx.occupied) & cx.target).len();
@@ -458,6 +436,69 @@ fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) ->
     }
     n += en_passant_capturers(pos, &cx).len();
     n as u64
+}
+
+/// The moves of the pinned pieces among `pawns`, `diagonal` (bishops and
+/// queens) and `orthogonal` (rooks and queens), each along its pin line.
+#[inline(always)]
+fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: Bitboard) -> u32 {
+    let us = cx.us;
+    let empty = !cx.occupied;
+    let last = promotion_rank(us);
+    let mut n = 0;
+    for from in cx.pinned & (diagonal | orthogonal | pawns) {
+        let pin = line(cx.king, from);
+        let mut to = Bitboard::EMPTY;
+        if diagonal.contains(from) {
+            to |= bishop_attacks(from, cx.occupied);
+        }
+        if orthogonal.contains(from) {
+            to |= rook_attacks(from, cx.occupied);
+        }
+        if pawns.contains(from) {
+            let one = forward(us, Bitboard::from_square(from)) & empty;
+            let two = forward(us, one & third_rank(us)) & empty;
+            to = (pawn_attacks(us, from) & cx.enemy) | one | two;
+        }
+        let moves = (to & cx.target & pin).len();
+        n += if pawns.contains(from) && last.contains(from) {
+            4 * moves
+        } else {
+            moves
+        };
+    }
+    n
+}
+
+/// The replies of `them`, the side not to move in `pos`, that a quiet move
+/// of ours passing [`crate::movegen::replies::Replies`]' guard cannot
+/// change: king steps and castlings, knight moves and pinned pieces'
+/// moves. `them` is not in check (we are to move) and `pinned` are its
+/// pinned pieces.
+pub(crate) fn settled_replies(pos: &Position, them: Color, pinned: Bitboard) -> u32 {
+    let cx = Context::with_info(
+        pos,
+        them,
+        CheckInfo {
+            checkers: Bitboard::EMPTY,
+            pinned,
+        },
+    );
+    let (king_steps, castles) = king_moves(pos, &cx);
+    let mut n = king_steps.len() + castles.len();
+    for from in pos.colored(them, Piece::Knight) & !pinned {
+        n += (knight_attacks(from) & cx.target).len();
+    }
+    if pinned.is_nonempty() {
+        let queens = pos.colored(them, Piece::Queen);
+        n += pinned_moves(
+            &cx,
+            pos.colored(them, Piece::Pawn),
+            pos.colored(them, Piece::Bishop) | queens,
+            pos.colored(them, Piece::Rook) | queens,
+        );
+    }
+    n
 }
 
 /// All squares when `from` is not pinned, else its pin line.

@@ -11,6 +11,7 @@
 
 pub mod legal;
 pub mod pseudo;
+pub(crate) mod replies;
 mod validate;
 
 pub use legal::generate;

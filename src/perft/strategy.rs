@@ -14,6 +14,7 @@
 
 use crate::movegen::legal::{Sink, count_unchecked_with_pins, fill_list, generate_into};
 use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
+use crate::movegen::replies::Replies;
 use crate::movegen::{MoveList, PieceMoves, count_legal};
 use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
@@ -254,6 +255,8 @@ struct LeafCounter<'a> {
     knight_checks: Bitboard,
     /// Where a pawn of ours would give check.
     pawn_checks: Bitboard,
+    /// The opponent's replies most quiet moves share (two-ply counting).
+    replies: Replies,
 }
 
 impl<'a> LeafCounter<'a> {
@@ -273,6 +276,7 @@ impl<'a> LeafCounter<'a> {
             sniper_lines: walk.lines,
             knight_checks: knight_attacks(king),
             pawn_checks: pawn_attacks(them, king),
+            replies: Replies::new(pos, walk.pinned),
         }
     }
 
@@ -288,6 +292,9 @@ impl<'a> LeafCounter<'a> {
             _ => (self.lines, Bitboard::EMPTY),
         };
         if ((squares & guarded) | (checks & Bitboard::from_square(mv.to()))).is_empty() {
+            if let Some(n) = self.replies.after(piece, squares) {
+                return n;
+            }
             let pins = self.their_pins;
             self.pos
                 .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))

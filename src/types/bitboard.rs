@@ -97,6 +97,14 @@ impl Bitboard {
         Bitboard(self.0 >> 8)
     }
 
+    /// The set rotated `squares` places towards h8 (wrapping from h8 to
+    /// a1): a shift by a distance known only at run time, for sets that
+    /// never hold a square the rotation would wrap.
+    #[inline]
+    pub const fn rotate(self, squares: u32) -> Bitboard {
+        Bitboard(self.0.rotate_left(squares))
+    }
+
     /// The set mirrored top to bottom (rank 1 <-> rank 8): a byte swap.
     #[inline]
     pub const fn flip_ranks(self) -> Bitboard {

@@ -1,0 +1,259 @@
+//! Two-ply counting: the opponent's legal replies after a quiet move of
+//! ours, from what the replies after all our moves share, without making
+//! the move.
+//!
+//! Bulk perft spends most of its time at the leaves' parents, where every
+//! legal move of ours is made and the opponent's replies counted. Most of
+//! that count is the same from one of our moves to the next: the
+//! opponent's knights go where they went, its king steps onto the squares
+//! it could step onto, its pinned pieces stay pinned. [`Replies`] counts
+//! those parts once per parent ([`settled_replies`]) and, for each quiet
+//! move that cannot change them, adds only what such a move can change:
+//! the unpinned pawns' and sliders' moves, recounted from the parent's
+//! bitboards with the move's two squares toggled.
+//!
+//! A move may take this path when, besides the conditions the caller
+//! checks (it gives no check, and makes or breaks no pin of the opponent's:
+//! `perft::strategy::LeafCounter`), neither of its squares is in its
+//! piece's *guard*:
+//! - the opponent's pieces (so it captures nothing);
+//! - the squares the opponent's king may step onto or cross when castling,
+//!   and the squares a castling needs empty;
+//! - the squares from which a piece of the mover's kind would attack one
+//!   of those king squares (so its attacks on them are the same before and
+//!   after), and the squares between any of our sliders and a king square
+//!   on its line (so no slider's attack on them is blocked or uncovered);
+//! - the lines through the opponent's king and its pinned pieces (so the
+//!   pinned pieces' moves along them stay the same);
+//! - for pawns, the squares beside an opponent's pawn on our double-push
+//!   rank (so no e.p. capture arises).
+//!
+//! Then the king's steps and castlings are the parent's, the knights' and
+//! pinned pieces' moves are too, and e.p. is impossible; only the
+//! occupancy the pawns and sliders see differs.
+
+use crate::movegen::legal::settled_replies;
+use crate::position::Position;
+use crate::sliders::{bishop_attacks, rook_attacks};
+use crate::tables::{
+    between, bishop_rays, castling_empty, castling_king_path, king_attacks, knight_attacks, line,
+    rook_rays,
+};
+use crate::types::{Bitboard, Color, Piece};
+
+/// The opponent's replies shared by our moves at one position, and the
+/// guard that says which moves may use them ([module docs](self)).
+pub(crate) struct Replies {
+    /// King steps and castlings, knights' and pinned pieces' moves.
+    settled: u32,
+    /// Per kind of our moving piece ([`Piece::index`]): the squares its
+    /// move may not touch to use the shortcut.
+    guard: [Bitboard; 6],
+    /// Every piece on the board, in the parent.
+    occupied: Bitboard,
+    /// Our pieces (the pawns' capture targets), in the parent.
+    ours: Bitboard,
+    /// The opponent's pieces (the sliders' forbidden targets).
+    theirs: Bitboard,
+    /// The opponent's unpinned pawns, bishops and queens, rooks and queens.
+    pawns: Bitboard,
+    diagonal: Bitboard,
+    orthogonal: Bitboard,
+    /// The opponent's pawn steps as left rotations: one square forward,
+    /// and capturing towards the a-file and the h-file. A rotation rather
+    /// than a shift by colour: no branch, and no pawn stands on the rank it
+    /// would wrap from.
+    push: u32,
+    west: u32,
+    east: u32,
+    /// The rank from which an opponent's pawn's first step may go on a
+    /// second one.
+    second_push_from: Bitboard,
+    /// Whether some unpinned opponent's pawn stands on its seventh rank.
+    promoting: bool,
+}
+
+impl Replies {
+    /// The shared replies of the opponent of the side to move in `pos`,
+    /// whose pieces `their_pins` are pinned.
+    pub(crate) fn new(pos: &Position, their_pins: Bitboard) -> Replies {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let theirs = pos.color(them);
+        let their_king = pos.king(them);
+        // The squares whose attack by us decides the king's moves.
+        let mut king_squares = king_attacks(their_king) & !theirs;
+        let mut must_stay_empty = Bitboard::EMPTY;
+        for rook in pos.castling().rooks_of(them) {
+            king_squares |= castling_king_path(their_king, rook);
+            must_stay_empty |= castling_empty(their_king, rook);
+        }
+        let mut near_knight = Bitboard::EMPTY;
+        let mut near_king = Bitboard::EMPTY;
+        let mut diagonals = Bitboard::EMPTY;
+        let mut files_ranks = Bitboard::EMPTY;
+        for square in king_squares {
+            near_knight |= knight_attacks(square);
+            near_king |= king_attacks(square);
+            diagonals |= bishop_rays(square);
+            files_ranks |= rook_rays(square);
+        }
+        // An attacker's pawn attacks a square from where a defender's pawn
+        // on that square would attack.
+        let (pawn_west, pawn_east) = pawn_steps(them);
+        let near_pawn = (king_squares & !Bitboard::FILE_A).rotate(pawn_west)
+            | (king_squares & !Bitboard::FILE_H).rotate(pawn_east);
+        let queens = pos.colored(us, Piece::Queen);
+        let mut lines_to_king = Bitboard::EMPTY;
+        for slider in pos.colored(us, Piece::Rook) | queens {
+            for square in king_squares & rook_rays(slider) {
+                lines_to_king |= between(slider, square);
+            }
+        }
+        for slider in pos.colored(us, Piece::Bishop) | queens {
+            for square in king_squares & bishop_rays(slider) {
+                lines_to_king |= between(slider, square);
+            }
+        }
+        let their_pawns = pos.colored(them, Piece::Pawn);
+        let double_push_rank = match us {
+            Color::White => Bitboard::rank(3),
+            Color::Black => Bitboard::rank(4),
+        };
+        let beside_their_pawns = (((their_pawns & !Bitboard::FILE_H).0 << 1)
+            | ((their_pawns & !Bitboard::FILE_A).0 >> 1))
+            & double_push_rank.0;
+        // A pinned piece moves along its pin line, up to and onto the
+        // pinner: a move on that line may change those moves even when the
+        // pin stays.
+        let mut pin_lines = Bitboard::EMPTY;
+        for pinned in their_pins {
+            pin_lines |= line(their_king, pinned);
+        }
+        let common = theirs | king_squares | must_stay_empty | lines_to_king | pin_lines;
+        let mut guard = [common; 6];
+        guard[Piece::Pawn.index()] |= near_pawn | Bitboard(beside_their_pawns);
+        guard[Piece::Knight.index()] |= near_knight;
+        guard[Piece::Bishop.index()] |= diagonals;
+        guard[Piece::Rook.index()] |= files_ranks;
+        guard[Piece::Queen.index()] |= diagonals | files_ranks;
+        guard[Piece::King.index()] |= near_king;
+
+        let free = !their_pins;
+        let their_queens = pos.colored(them, Piece::Queen);
+        let (west, east) = pawn_steps(them);
+        let free_pawns = their_pawns & free;
+        Replies {
+            settled: settled_replies(pos, them, their_pins),
+            guard,
+            occupied: pos.occupied(),
+            ours: pos.color(us),
+            theirs,
+            pawns: free_pawns,
+            diagonal: (pos.colored(them, Piece::Bishop) | their_queens) & free,
+            orthogonal: (pos.colored(them, Piece::Rook) | their_queens) & free,
+            push: if them == Color::White { 8 } else { 56 },
+            west,
+            east,
+            second_push_from: match them {
+                Color::White => Bitboard::rank(2),
+                Color::Black => Bitboard::rank(5),
+            },
+            promoting: (free_pawns & crate::movegen::promotion_rank(them)).is_nonempty(),
+        }
+    }
+
+    /// The opponent's replies after our move of `piece` between the two
+    /// `squares` (its origin and destination), if the shortcut applies;
+    /// the caller has checked that the move gives no check and changes no
+    /// pin of the opponent's, and that it is no castling, e.p. capture or
+    /// promotion.
+    #[inline(always)]
+    pub(crate) fn after(&self, piece: Piece, squares: Bitboard) -> Option<u64> {
+        if (squares & self.guard[piece.index()]).is_nonempty() {
+            return None;
+        }
+        let occupied = self.occupied ^ squares;
+        let ours = self.ours ^ squares;
+        let empty = !occupied;
+        let one = self.pawns.rotate(self.push) & empty;
+        let two = (one & self.second_push_from).rotate(self.push) & empty;
+        let west = (self.pawns & !Bitboard::FILE_A).rotate(self.west) & ours;
+        let east = (self.pawns & !Bitboard::FILE_H).rotate(self.east) & ours;
+        let mut n = self.settled + one.len() + two.len() + west.len() + east.len();
+        if self.promoting {
+            let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
+            n +=
+                3 * ((one & back_rank).len() + (west & back_rank).len() + (east & back_rank).len());
+        }
+        for from in self.diagonal {
+            n += (bishop_attacks(from, occupied) & !self.theirs).len();
+        }
+        for from in self.orthogonal {
+            n += (rook_attacks(from, occupied) & !self.theirs).len();
+        }
+        Some(u64::from(n))
+    }
+}
+
+/// A pawn of `color`'s captures towards the a-file and the h-file as left
+/// rotations of the board (the capturing pawns masked off the edge file
+/// first).
+const fn pawn_steps(color: Color) -> (u32, u32) {
+    match color {
+        Color::White => (7, 9),
+        Color::Black => (64 - 9, 64 - 7),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{count_legal, generate};
+
+    /// Every quiet move the guard lets through (and that gives no check)
+    /// gets the count a made child gives, on positions with castling
+    /// rights, pins, e.p. chances and promotions on both sides.
+    #[test]
+    fn shortcut_counts_match_made_children() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/3p4/4K2R w K - 0 1",
+            "k7/8/8/3r4/8/3N4/3K4/8 b - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let pos: Position = fen.parse().unwrap();
+            let them = pos.side_to_move().flip();
+            let pins = pos.sniper_lines(them).pinned;
+            let replies = Replies::new(&pos, pins);
+            generate(&pos, |batch| {
+                for mv in batch.moves() {
+                    let quiet = mv.promotion().is_none()
+                        && !pos.color(pos.side_to_move()).contains(mv.to())
+                        && Some(mv.to()) != pos.en_passant();
+                    if !quiet {
+                        continue;
+                    }
+                    let child = pos.with_move(mv, |child| child.clone());
+                    let keeps = !child.in_check() && child.check_info().pinned == pins;
+                    let squares = Bitboard::from_square(mv.from()) | Bitboard::from_square(mv.to());
+                    if let (true, Some(n)) = (keeps, replies.after(batch.piece, squares)) {
+                        assert_eq!(n, count_legal(&child), "{fen} {mv:?}");
+                        checked += 1;
+                    }
+                }
+                false
+            });
+        }
+        assert!(checked > 100, "only {checked} moves took the shortcut");
+    }
+}
