@@ -19,10 +19,12 @@
 //! - the opponent's pieces (so it captures nothing);
 //! - the squares the opponent's king may step onto or cross when castling,
 //!   and the squares a castling needs empty;
-//! - the squares from which a piece of the mover's kind would attack one
-//!   of those king squares (so its attacks on them are the same before and
-//!   after), and the squares between any of our sliders and a king square
-//!   on its line (so no slider's attack on them is blocked or uncovered);
+//! - for a knight, pawn or king, the squares from which it would attack
+//!   one of those king squares (so its attacks on them are the same before
+//!   and after; a slider is asked instead whether it attacks one from
+//!   either square), and for every piece the squares between any of our
+//!   sliders and a king square on its line (so no slider's attack on them
+//!   is blocked or uncovered);
 //! - the lines through the opponent's king and its pinned pieces (so the
 //!   pinned pieces' moves along them stay the same);
 //! - for pawns, the squares beside an opponent's pawn on our double-push
@@ -39,7 +41,7 @@ use crate::tables::{
     between, bishop_rays, castling_empty, castling_king_path, king_attacks, knight_attacks, line,
     rook_rays,
 };
-use crate::types::{Bitboard, Color, Piece};
+use crate::types::{Bitboard, Color, Piece, Square};
 
 /// The opponent's replies shared by our moves at one position, and the
 /// guard that says which moves may use them ([module docs](self)).
@@ -49,8 +51,13 @@ pub(crate) struct Replies {
     /// Per kind of our moving piece ([`Piece::index`]): the squares its
     /// move may not touch to use the shortcut.
     guard: [Bitboard; 6],
+    /// The squares whose attack by us decides the opponent's king steps
+    /// and castlings.
+    king_squares: Bitboard,
     /// Every piece on the board, in the parent.
     occupied: Bitboard,
+    /// The same without the opponent's king.
+    occupied_without_king: Bitboard,
     /// Our pieces (the pawns' capture targets), in the parent.
     ours: Bitboard,
     /// The opponent's pieces (the sliders' forbidden targets).
@@ -90,13 +97,9 @@ impl Replies {
         }
         let mut near_knight = Bitboard::EMPTY;
         let mut near_king = Bitboard::EMPTY;
-        let mut diagonals = Bitboard::EMPTY;
-        let mut files_ranks = Bitboard::EMPTY;
         for square in king_squares {
             near_knight |= knight_attacks(square);
             near_king |= king_attacks(square);
-            diagonals |= bishop_rays(square);
-            files_ranks |= rook_rays(square);
         }
         // An attacker's pawn attacks a square from where a defender's pawn
         // on that square would attack.
@@ -134,9 +137,6 @@ impl Replies {
         let mut guard = [common; 6];
         guard[Piece::Pawn.index()] |= near_pawn | Bitboard(beside_their_pawns);
         guard[Piece::Knight.index()] |= near_knight;
-        guard[Piece::Bishop.index()] |= diagonals;
-        guard[Piece::Rook.index()] |= files_ranks;
-        guard[Piece::Queen.index()] |= diagonals | files_ranks;
         guard[Piece::King.index()] |= near_king;
 
         let free = !their_pins;
@@ -146,7 +146,9 @@ impl Replies {
         Replies {
             settled: settled_replies(pos, them, their_pins),
             guard,
+            king_squares,
             occupied: pos.occupied(),
+            occupied_without_king: pos.occupied() ^ Bitboard::from_square(their_king),
             ours: pos.color(us),
             theirs,
             pawns: free_pawns,
@@ -169,11 +171,35 @@ impl Replies {
     /// pin of the opponent's, and that it is no castling, e.p. capture or
     /// promotion.
     #[inline(always)]
-    pub(crate) fn after(&self, piece: Piece, squares: Bitboard) -> Option<u64> {
+    pub(crate) fn after(&self, piece: Piece, from: Square, to: Square) -> Option<u64> {
+        let squares = Bitboard::from_square(from) | Bitboard::from_square(to);
         if (squares & self.guard[piece.index()]).is_nonempty() {
             return None;
         }
         let occupied = self.occupied ^ squares;
+        // A slider's guard leaves out the lines through the king squares,
+        // most of the board: it is asked instead whether it attacks one of
+        // them from where it stood or where it lands (the opponent's king
+        // lifted, as for the king's steps).
+        let sees = match piece {
+            Piece::Bishop | Piece::Rook | Piece::Queen => {
+                let lifted = self.occupied_without_king ^ squares;
+                let mut sees = Bitboard::EMPTY;
+                if piece != Piece::Rook {
+                    sees |= bishop_attacks(from, self.occupied_without_king)
+                        | bishop_attacks(to, lifted);
+                }
+                if piece != Piece::Bishop {
+                    sees |=
+                        rook_attacks(from, self.occupied_without_king) | rook_attacks(to, lifted);
+                }
+                sees
+            }
+            _ => Bitboard::EMPTY,
+        };
+        if (sees & self.king_squares).is_nonempty() {
+            return None;
+        }
         let ours = self.ours ^ squares;
         let empty = !occupied;
         let one = self.pawns.rotate(self.push) & empty;
@@ -245,8 +271,8 @@ mod tests {
                     }
                     let child = pos.with_move(mv, |child| child.clone());
                     let keeps = !child.in_check() && child.check_info().pinned == pins;
-                    let squares = Bitboard::from_square(mv.from()) | Bitboard::from_square(mv.to());
-                    if let (true, Some(n)) = (keeps, replies.after(batch.piece, squares)) {
+                    if let (true, Some(n)) = (keeps, replies.after(batch.piece, mv.from(), mv.to()))
+                    {
                         assert_eq!(n, count_legal(&child), "{fen} {mv:?}");
                         checked += 1;
                     }

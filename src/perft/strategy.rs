@@ -292,7 +292,7 @@ impl<'a> LeafCounter<'a> {
             _ => (self.lines, Bitboard::EMPTY),
         };
         if ((squares & guarded) | (checks & Bitboard::from_square(mv.to()))).is_empty() {
-            if let Some(n) = self.replies.after(piece, squares) {
+            if let Some(n) = self.replies.after(piece, mv.from(), mv.to()) {
                 return n;
             }
             let pins = self.their_pins;
