@@ -298,6 +298,8 @@ impl<'a> LeafCounter<'a> {
             let pins = self.their_pins;
             self.pos
                 .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))
+        } else if let Some(n) = self.replies.after_any(piece, mv.from(), mv.to()) {
+            n
         } else {
             count_leaves(self.pos, mv, piece)
         }
