@@ -326,9 +326,30 @@ mod tests {
     use super::*;
     use crate::movegen::{count_legal, generate};
 
+    /// The position of `fen` and every position up to `plies` moves below it.
+    fn tree(fen: &str, plies: u32) -> Vec<Position> {
+        let mut found = vec![fen.parse::<Position>().unwrap()];
+        let mut frontier = found.clone();
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                generate(pos, |batch| {
+                    for mv in batch.moves() {
+                        next.push(pos.with_move(mv, |child| child.clone()));
+                    }
+                    false
+                });
+            }
+            found.extend(next.iter().cloned());
+            frontier = next;
+        }
+        found
+    }
+
     /// Every quiet move the guard lets through (and that gives no check)
     /// gets the count a made child gives, on positions with castling
-    /// rights, pins, e.p. chances and promotions on both sides.
+    /// rights, pins, e.p. chances and promotions on both sides, and on
+    /// every position two plies below them.
     #[test]
     fn shortcut_counts_match_made_children() {
         let fens = [
@@ -346,8 +367,8 @@ mod tests {
         ];
         let mut checked = 0;
         let mut checked_any = 0;
-        for fen in fens {
-            let pos: Position = fen.parse().unwrap();
+        for pos in fens.iter().flat_map(|fen| tree(fen, 2)) {
+            let fen = pos.fen();
             let them = pos.side_to_move().flip();
             let pins = pos.sniper_lines(them).pinned;
             let replies = Replies::new(&pos, pins);
@@ -375,7 +396,7 @@ mod tests {
                 false
             });
         }
-        assert!(checked > 100, "only {checked} moves took the shortcut");
+        assert!(checked > 10_000, "only {checked} moves took the shortcut");
         assert!(checked_any >= checked, "{checked_any} < {checked}");
     }
 }
