@@ -54,11 +54,19 @@ def main():
                         help="a quince binary to time (repeat; the first is the one compared)")
     parser.add_argument("--gigantua", metavar="PATH", help="a Gigantua binary to time as well")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per position (default 5)")
+    parser.add_argument("--only", metavar="LABEL", action="append",
+                        help="time only this position (repeat; labels: "
+                        + ", ".join(label for label, _, _ in POSITIONS) + ")")
     parser.add_argument("--depth-offset", type=int, default=0,
                         help="added to every position's depth (e.g. -1 for a quick look)")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    labels = [label for label, _, _ in POSITIONS]
+    for label in args.only or []:
+        if label not in labels:
+            parser.error(f"--only: unknown position '{label}' (one of: {', '.join(labels)})")
+    positions = [p for p in POSITIONS if not args.only or p[0] in args.only]
     engines = []
     for spec in args.quince:
         name, sep, path = spec.partition("=")
@@ -74,7 +82,7 @@ def main():
         return [path, "perft", "--fen", fen, "-d", str(depth), "--json"]
 
     first = engines[0]
-    for label, fen, depth in POSITIONS:
+    for label, fen, depth in positions:
         depth = max(1, depth + args.depth_offset)
         nodes = json.loads(timed(command("quince", first[2], fen, depth, 0))[1])["nodes"]
         leaves = json.loads(timed(command("quince", first[2], fen, 1, 0))[1])["nodes"]

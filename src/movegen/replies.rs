@@ -12,6 +12,11 @@
 //! the unpinned pawns' and sliders' moves, recounted from the parent's
 //! bitboards with the move's two squares toggled.
 //!
+//! What it bought (callgrind, PEXT, six standard positions): bulk perft's
+//! instructions per node 15 % (position 3) to 43 % (Kiwipete) fewer, and
+//! 1.3-1.8x the speed in alternating runs
+//! (`reports/beyond-gigantua.md`).
+//!
 //! A move may take this path when, besides the conditions the caller
 //! checks (it gives no check, and makes or breaks no pin of the opponent's:
 //! `perft::strategy::LeafCounter`), neither of its squares is in its

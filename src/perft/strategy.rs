@@ -239,7 +239,9 @@ fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
 /// pawn landing on a checking square, a castling, an e.p. capture or a
 /// promotion. Those children reuse the opponent's pins, computed once
 /// here, instead of scanning the king's lines again
-/// ([`count_unchecked_with_pins`]).
+/// ([`count_unchecked_with_pins`]). Most of those, and some of the rest
+/// after an exact scan, are not made at all: [`Replies`] counts the
+/// opponent's replies from what all our moves share (two-ply counting).
 struct LeafCounter<'a> {
     pos: &'a Position,
     nodes: u64,
