@@ -93,7 +93,7 @@ pub(crate) struct Replies {
     second_push_from: Bitboard,
     /// Whether some unpinned opponent's pawn stands on its seventh rank.
     promoting: bool,
-    /// For [`Replies::after_any`]: the opponent's king and pinned pieces,
+    /// For [`Replies::after`] with `SCAN`: the opponent's king and pinned pieces,
     /// our sliders, and where our knight or pawn would give check.
     their_king: Square,
     their_pins: Bitboard,
@@ -222,86 +222,85 @@ impl Replies {
         }
     }
 
-    /// The opponent's replies after our move of `piece` between the two
-    /// `squares` (its origin and destination), if the shortcut applies;
-    /// the caller has checked that the move gives no check and changes no
-    /// pin of the opponent's, and that it is no castling, e.p. capture or
-    /// promotion.
+    /// The opponent's replies after our move of `piece` from `from` to
+    /// `to`, if the shortcut applies. The move is no castling, e.p.
+    /// capture or promotion. Without `SCAN` the caller has checked that it
+    /// gives no check and changes no pin of the opponent's; with `SCAN`
+    /// (a move the caller could not clear: a slider on a line through the
+    /// opponent's king, say) both are asked here exactly, from the
+    /// parent's bitboards with the move's squares toggled, after the guard.
     #[inline(always)]
-    pub(crate) fn after(&self, piece: Piece, from: Square, to: Square) -> Option<u64> {
+    pub(crate) fn after<const SCAN: bool>(
+        &self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) -> Option<u64> {
         let squares = Bitboard::from_square(from) | Bitboard::from_square(to);
         if (squares & self.guard[piece.index()]).is_nonempty() {
             return None;
         }
         if self.theirs.contains(to) {
-            return self.after_capture::<false>(piece, from, to);
+            return self.after_capture::<SCAN>(piece, from, to, squares);
         }
-        self.count_guarded::<false>(piece, from, to, squares)
+        self.scan_then_count::<SCAN, false>(piece, from, to, squares)
     }
 
-    /// [`Replies::after`] (or with `SCAN`, [`Replies::after_any`]) for a
-    /// capture. Out of line, with the capture a constant: written into the
-    /// one path, its corrections cost the quiet moves about 20
-    /// instructions each (register pressure in the batch loops; start
-    /// position 8.19 -> 9.10 instructions per node). Sending every move
-    /// the guard rejects here instead of testing for a capture first
-    /// (one test fewer for quiet moves) ran more instructions on all six
-    /// positions.
+    /// [`Replies::after`] for a capture. Out of line, with the capture a
+    /// constant: written into the one path, its corrections cost the
+    /// quiet moves about 20 instructions each (register pressure in the
+    /// batch loops; start position 8.19 -> 9.10 instructions per node).
+    /// Sending every move the guard rejects here instead of testing for a
+    /// capture first (one test fewer for quiet moves) ran more
+    /// instructions on all six positions.
     #[inline(never)]
     fn after_capture<const SCAN: bool>(
         &self,
         piece: Piece,
         from: Square,
         to: Square,
+        squares: Bitboard,
     ) -> Option<u64> {
         if self.capture_guard.contains(to) {
             return None;
         }
-        let squares = Bitboard::from_square(from) | Bitboard::from_square(to);
-        if SCAN {
-            self.scan_then_count::<true>(piece, to, from, squares)
-        } else {
-            self.count_guarded::<true>(piece, from, to, squares)
-        }
+        self.scan_then_count::<SCAN, true>(piece, from, to, squares)
     }
 
-    /// [`Replies::after`] for a move the caller could not clear of giving
-    /// check or changing a pin (a slider moving on a line through the
-    /// opponent's king, say): asked here exactly, from the parent's
-    /// bitboards with the move's squares toggled, after the guard.
+    /// With `SCAN`, the check and pin scan of [`Replies::after`]; then the
+    /// count.
     #[inline(always)]
-    pub(crate) fn after_any(&self, piece: Piece, from: Square, to: Square) -> Option<u64> {
-        let squares = Bitboard::from_square(from) | Bitboard::from_square(to);
-        if (squares & self.guard[piece.index()]).is_nonempty() {
+    fn scan_then_count<const SCAN: bool, const CAPTURE: bool>(
+        &self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        squares: Bitboard,
+    ) -> Option<u64> {
+        if SCAN && !self.keeps_check_and_pins::<CAPTURE>(piece, to, squares) {
             return None;
         }
-        if self.theirs.contains(to) {
-            return self.after_capture::<true>(piece, from, to);
-        }
-        self.scan_then_count::<false>(piece, to, from, squares)
+        self.count_guarded::<CAPTURE>(piece, from, to, squares)
     }
 
-    /// The check and pin scan of [`Replies::after_any`], then the count.
+    /// Whether the move gives no check and leaves the opponent's pins as
+    /// they were, asked from the parent's bitboards with its squares
+    /// toggled.
     #[inline(always)]
-    fn scan_then_count<const CAPTURE: bool>(
+    fn keeps_check_and_pins<const CAPTURE: bool>(
         &self,
         piece: Piece,
         to: Square,
-        from: Square,
         squares: Bitboard,
-    ) -> Option<u64> {
-        let captured = if CAPTURE {
-            Bitboard::from_square(to)
-        } else {
-            Bitboard::EMPTY
-        };
+    ) -> bool {
+        let captured = captured::<CAPTURE>(to);
         let direct = match piece {
             Piece::Knight => self.knight_checks,
             Piece::Pawn => self.pawn_checks,
             _ => Bitboard::EMPTY,
         };
         if direct.contains(to) {
-            return None;
+            return false;
         }
         let mut orthogonal = self.our_orthogonal;
         let mut diagonal = self.our_diagonal;
@@ -318,16 +317,13 @@ impl Replies {
         for sniper in (rook_rays(king) & orthogonal) | (bishop_rays(king) & diagonal) {
             let blockers = between(king, sniper) & occupied;
             if blockers.is_empty() {
-                return None;
+                return false;
             }
             if !blockers.has_several() {
                 pins |= blockers;
             }
         }
-        if pins & (self.theirs ^ captured) != self.their_pins {
-            return None;
-        }
-        self.count_guarded::<CAPTURE>(piece, from, to, squares)
+        pins & (self.theirs ^ captured) == self.their_pins
     }
 
     /// The count once the guard has passed.
@@ -339,11 +335,7 @@ impl Replies {
         to: Square,
         squares: Bitboard,
     ) -> Option<u64> {
-        let captured = if CAPTURE {
-            Bitboard::from_square(to)
-        } else {
-            Bitboard::EMPTY
-        };
+        let captured = captured::<CAPTURE>(to);
         // The squares whose occupancy changes: a capture's destination
         // stays occupied.
         let toggled = squares ^ captured;
@@ -400,6 +392,16 @@ impl Replies {
             n += (rook_attacks(from, occupied) & !theirs).len();
         }
         Some(u64::from(n))
+    }
+}
+
+/// The square a move to `to` takes a piece on, if `CAPTURE`, as a set.
+#[inline(always)]
+const fn captured<const CAPTURE: bool>(to: Square) -> Bitboard {
+    if CAPTURE {
+        Bitboard::from_square(to)
+    } else {
+        Bitboard::EMPTY
     }
 }
 
@@ -475,14 +477,16 @@ mod tests {
                     }
                     let child = pos.with_move(mv, |child| child.clone());
                     let keeps = !child.in_check() && child.check_info().pinned == pins;
-                    if let (true, Some(n)) = (keeps, replies.after(batch.piece, mv.from(), mv.to()))
-                    {
+                    if let (true, Some(n)) = (
+                        keeps,
+                        replies.after::<false>(batch.piece, mv.from(), mv.to()),
+                    ) {
                         assert_eq!(n, count_legal(&child), "{fen} {mv:?}");
                         checked += 1;
                     }
                     // No precondition: it checks the check and pins itself.
-                    if let Some(n) = replies.after_any(batch.piece, mv.from(), mv.to()) {
-                        assert_eq!(n, count_legal(&child), "{fen} {mv:?} (after_any)");
+                    if let Some(n) = replies.after::<true>(batch.piece, mv.from(), mv.to()) {
+                        assert_eq!(n, count_legal(&child), "{fen} {mv:?} (with SCAN)");
                         checked_any += 1;
                     }
                 }

@@ -294,13 +294,13 @@ impl<'a> LeafCounter<'a> {
             _ => (self.lines, Bitboard::EMPTY),
         };
         if ((squares & guarded) | (checks & Bitboard::from_square(mv.to()))).is_empty() {
-            if let Some(n) = self.replies.after(piece, mv.from(), mv.to()) {
+            if let Some(n) = self.replies.after::<false>(piece, mv.from(), mv.to()) {
                 return n;
             }
             let pins = self.their_pins;
             self.pos
                 .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))
-        } else if let Some(n) = self.replies.after_any(piece, mv.from(), mv.to()) {
+        } else if let Some(n) = self.replies.after::<true>(piece, mv.from(), mv.to()) {
             n
         } else {
             count_leaves(self.pos, mv, piece)
