@@ -470,10 +470,10 @@ fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: B
     n
 }
 
-/// The replies of `them`, the side not to move in `pos`, that a quiet move
-/// of ours passing [`crate::movegen::replies::Replies`]' guard cannot
-/// change: king steps and castlings, knight moves and pinned pieces'
-/// moves. `them` is not in check (we are to move) and `pinned` are its
+/// The replies of `them`, the side not to move in `pos`, that a move of
+/// ours passing [`crate::movegen::replies::Replies`]' guard cannot change
+/// (but for a capture's corrections there): king steps and castlings,
+/// knight moves and pinned pieces' moves. `them` is not in check (we are to move) and `pinned` are its
 /// pinned pieces.
 pub(crate) fn settled_replies(pos: &Position, them: Color, pinned: Bitboard) -> u32 {
     let cx = Context::with_info(
@@ -532,7 +532,7 @@ pub(crate) fn third_rank(us: Color) -> Bitboard {
 
 /// The squares a set of pawns attacks towards the a-file and the h-file.
 #[inline]
-fn pawn_captures(us: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+pub(crate) fn pawn_captures(us: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
     let west = pawns & !Bitboard::FILE_A;
     let east = pawns & !Bitboard::FILE_H;
     match us {

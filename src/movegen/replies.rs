@@ -44,7 +44,8 @@
 //! e.p. is impossible; only the occupancy the pawns and sliders see
 //! differs.
 
-use crate::movegen::legal::settled_replies;
+use crate::movegen::legal::{forward, pawn_captures, settled_replies, third_rank};
+use crate::movegen::promotion_rank;
 use crate::position::Position;
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{
@@ -93,14 +94,16 @@ pub(crate) struct Replies {
     second_push_from: Bitboard,
     /// Whether some unpinned opponent's pawn stands on its seventh rank.
     promoting: bool,
-    /// For [`Replies::after`] with `SCAN`: the opponent's king and pinned pieces,
-    /// our sliders, and where our knight or pawn would give check.
+    /// For [`Replies::after`] with `SCAN`: the opponent's king and our
+    /// sliders.
     their_king: Square,
-    their_pins: Bitboard,
     our_orthogonal: Bitboard,
     our_diagonal: Bitboard,
-    knight_checks: Bitboard,
-    pawn_checks: Bitboard,
+    /// The opponent's pinned pieces, and where our knight or pawn would
+    /// give check (for the `SCAN` and for the leaf counter's own test).
+    pub(crate) their_pins: Bitboard,
+    pub(crate) knight_checks: Bitboard,
+    pub(crate) pawn_checks: Bitboard,
 }
 
 impl Replies {
@@ -126,9 +129,8 @@ impl Replies {
         }
         // An attacker's pawn attacks a square from where a defender's pawn
         // on that square would attack.
-        let (pawn_west, pawn_east) = pawn_steps(them);
-        let near_pawn = (king_squares & !Bitboard::FILE_A).rotate(pawn_west)
-            | (king_squares & !Bitboard::FILE_H).rotate(pawn_east);
+        let (pawn_west, pawn_east) = pawn_captures(them, king_squares);
+        let near_pawn = pawn_west | pawn_east;
         let queens = pos.colored(us, Piece::Queen);
         let our_orthogonal = pos.colored(us, Piece::Rook) | queens;
         let our_diagonal = pos.colored(us, Piece::Bishop) | queens;
@@ -158,10 +160,7 @@ impl Replies {
             }
         }
         let their_pawns = pos.colored(them, Piece::Pawn);
-        let double_push_rank = match us {
-            Color::White => Bitboard::rank(3),
-            Color::Black => Bitboard::rank(4),
-        };
+        let double_push_rank = forward(us, third_rank(us));
         let beside_their_pawns = (((their_pawns & !Bitboard::FILE_H).0 << 1)
             | ((their_pawns & !Bitboard::FILE_A).0 >> 1))
             & double_push_rank.0;
@@ -208,11 +207,8 @@ impl Replies {
             push: if them == Color::White { 8 } else { 56 },
             west,
             east,
-            second_push_from: match them {
-                Color::White => Bitboard::rank(2),
-                Color::Black => Bitboard::rank(5),
-            },
-            promoting: (free_pawns & crate::movegen::promotion_rank(them)).is_nonempty(),
+            second_push_from: third_rank(them),
+            promoting: (free_pawns & promotion_rank(them)).is_nonempty(),
             their_king,
             their_pins,
             our_orthogonal,
@@ -440,8 +436,9 @@ mod tests {
         found
     }
 
-    /// Every quiet move the guard lets through (and that gives no check)
-    /// gets the count a made child gives, on positions with castling
+    /// Every move the guard lets through (quiet or capture; without `SCAN`
+    /// only those that give no check and keep the pins) gets the count a
+    /// made child gives, on positions with castling
     /// rights, pins, e.p. chances and promotions on both sides, and on
     /// every position two plies below them.
     #[test]

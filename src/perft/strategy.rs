@@ -18,7 +18,7 @@ use crate::movegen::replies::Replies;
 use crate::movegen::{MoveList, PieceMoves, count_legal};
 use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
-use crate::tables::{bishop_rays, knight_attacks, pawn_attacks, rook_rays};
+use crate::tables::{bishop_rays, rook_rays};
 use crate::types::{Bitboard, Move, Piece, Square};
 
 /// Make/unmake or copy-make: how a child position is visited.
@@ -245,19 +245,14 @@ fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
 struct LeafCounter<'a> {
     pos: &'a Position,
     nodes: u64,
-    /// The opponent's pieces pinned to their king in `pos`.
-    their_pins: Bitboard,
     /// Every square on a rook or bishop line from the opponent's king
     /// (empty board): a slider's move touching one takes the general path.
     lines: Bitboard,
     /// The squares between the opponent's king and each of our sliders on
     /// its lines: another piece's move touching one takes the general path.
     sniper_lines: Bitboard,
-    /// Where a knight of ours would give check.
-    knight_checks: Bitboard,
-    /// Where a pawn of ours would give check.
-    pawn_checks: Bitboard,
-    /// The opponent's replies most quiet moves share (two-ply counting).
+    /// The opponent's replies most moves share (two-ply counting); also
+    /// the opponent's pins and where our knight or pawn would give check.
     replies: Replies,
 }
 
@@ -273,11 +268,8 @@ impl<'a> LeafCounter<'a> {
         LeafCounter {
             pos,
             nodes: 0,
-            their_pins: walk.pinned,
             lines: rook_rays(king) | bishop_rays(king),
             sniper_lines: walk.lines,
-            knight_checks: knight_attacks(king),
-            pawn_checks: pawn_attacks(them, king),
             replies: Replies::new(pos, walk.pinned),
         }
     }
@@ -288,8 +280,8 @@ impl<'a> LeafCounter<'a> {
     fn count_after(&self, mv: Move, piece: Piece) -> u64 {
         let squares = Bitboard::from_square(mv.from()) | Bitboard::from_square(mv.to());
         let (guarded, checks) = match piece {
-            Piece::Knight => (self.sniper_lines, self.knight_checks),
-            Piece::Pawn => (self.sniper_lines, self.pawn_checks),
+            Piece::Knight => (self.sniper_lines, self.replies.knight_checks),
+            Piece::Pawn => (self.sniper_lines, self.replies.pawn_checks),
             Piece::King => (self.sniper_lines, Bitboard::EMPTY),
             _ => (self.lines, Bitboard::EMPTY),
         };
@@ -297,7 +289,7 @@ impl<'a> LeafCounter<'a> {
             if let Some(n) = self.replies.after::<false>(piece, mv.from(), mv.to()) {
                 return n;
             }
-            let pins = self.their_pins;
+            let pins = self.replies.their_pins;
             self.pos
                 .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))
         } else if let Some(n) = self.replies.after::<true>(piece, mv.from(), mv.to()) {
