@@ -102,6 +102,9 @@ pub(crate) struct Replies {
     /// The opponent's pinned pieces, and where our knight or pawn would
     /// give check (for the `SCAN` and for the leaf counter's own test).
     pub(crate) their_pins: Bitboard,
+    /// The pinned pawns among them on the king's rank (which have no
+    /// moves; [`Replies::pins_after`] may free them).
+    rank_pinned_pawns: Bitboard,
     pub(crate) knight_checks: Bitboard,
     pub(crate) pawn_checks: Bitboard,
 }
@@ -195,6 +198,7 @@ impl Replies {
         let their_queens = pos.colored(them, Piece::Queen);
         let (west, east) = pawn_steps(them);
         let free_pawns = their_pawns & free;
+        let rank_pinned_pawns = their_pins & their_pawns & king_rank;
         Replies {
             settled: settled_replies(pos, them, their_pins),
             guard,
@@ -212,7 +216,9 @@ impl Replies {
             west,
             east,
             second_push_from: third_rank(them),
-            promoting: (free_pawns & promotion_rank(them)).is_nonempty(),
+            // A rank-pinned pawn may be freed (`pins_after`).
+            promoting: ((free_pawns | rank_pinned_pawns) & promotion_rank(them)).is_nonempty(),
+            rank_pinned_pawns,
             their_king,
             their_pins,
             our_orthogonal,
@@ -277,22 +283,52 @@ impl Replies {
         to: Square,
         squares: Bitboard,
     ) -> Option<u64> {
-        if SCAN && !self.keeps_check_and_pins::<CAPTURE>(piece, to, squares) {
-            return None;
+        if SCAN {
+            let pins = self.pins_after::<CAPTURE>(piece, to, squares)?;
+            if pins != self.their_pins {
+                return self.count_freeing::<CAPTURE>(piece, from, to, squares, pins);
+            }
         }
-        self.count_guarded::<CAPTURE>(piece, from, to, squares)
+        self.count_guarded::<CAPTURE>(piece, from, to, squares, Bitboard::EMPTY)
     }
 
-    /// Whether the move gives no check and leaves the opponent's pins as
-    /// they were, asked from the parent's bitboards with its squares
-    /// toggled.
+    /// The count after a move that changes the opponent's pins from
+    /// `their_pins` to `pins`, if it only frees pawns pinned along the
+    /// king's rank: such a pawn has no moves, so its pin adds nothing to
+    /// the settled count and no line to the guard; once freed it is one
+    /// more pawn for the recount. Our rook leaving the rank on which it
+    /// pins such a pawn, or a pawn of ours stepping in between, is common
+    /// in rook endings: on position 3, 7-9 % of the leaf parents'
+    /// children, made and counted one by one before. Out of line, so the
+    /// common path keeps its registers (inlined, the other positions ran
+    /// about 1 % more instructions per node).
+    #[inline(never)]
+    fn count_freeing<const CAPTURE: bool>(
+        &self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        squares: Bitboard,
+        pins: Bitboard,
+    ) -> Option<u64> {
+        let freed = self.their_pins ^ pins;
+        // No new pin, and only rank-pinned pawns freed. (A capture never
+        // takes a pinned piece here: the capture guard holds them.)
+        if (freed & pins).is_nonempty() || (freed & !self.rank_pinned_pawns).is_nonempty() {
+            return None;
+        }
+        self.count_guarded::<CAPTURE>(piece, from, to, squares, freed)
+    }
+
+    /// The opponent's pinned pieces after the move, or `None` if it gives
+    /// check, asked from the parent's bitboards with its squares toggled.
     #[inline(always)]
-    fn keeps_check_and_pins<const CAPTURE: bool>(
+    fn pins_after<const CAPTURE: bool>(
         &self,
         piece: Piece,
         to: Square,
         squares: Bitboard,
-    ) -> bool {
+    ) -> Option<Bitboard> {
         let captured = captured::<CAPTURE>(to);
         let direct = match piece {
             Piece::Knight => self.knight_checks,
@@ -300,7 +336,7 @@ impl Replies {
             _ => Bitboard::EMPTY,
         };
         if direct.contains(to) {
-            return false;
+            return None;
         }
         let mut orthogonal = self.our_orthogonal;
         let mut diagonal = self.our_diagonal;
@@ -317,13 +353,13 @@ impl Replies {
         for sniper in (rook_rays(king) & orthogonal) | (bishop_rays(king) & diagonal) {
             let blockers = between(king, sniper) & occupied;
             if blockers.is_empty() {
-                return false;
+                return None;
             }
             if !blockers.has_several() {
                 pins |= blockers;
             }
         }
-        pins & (self.theirs ^ captured) == self.their_pins
+        Some(pins & (self.theirs ^ captured))
     }
 
     /// The count once the guard has passed.
@@ -334,6 +370,7 @@ impl Replies {
         from: Square,
         to: Square,
         squares: Bitboard,
+        freed: Bitboard,
     ) -> Option<u64> {
         let captured = captured::<CAPTURE>(to);
         // The squares whose occupancy changes: a capture's destination
@@ -366,7 +403,7 @@ impl Replies {
         let ours = self.ours ^ squares;
         let theirs = self.theirs ^ captured;
         let empty = !occupied;
-        let pawns = self.pawns & !captured;
+        let pawns = (self.pawns | freed) & !captured;
         let one = pawns.rotate(self.push) & empty;
         let two = (one & self.second_push_from).rotate(self.push) & empty;
         let west = (pawns & !Bitboard::FILE_A).rotate(self.west) & ours;
@@ -468,9 +505,14 @@ mod tests {
             "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
             "4k3/8/8/8/8/8/3p4/4K2R w K - 0 1",
             "k7/8/8/3r4/8/3N4/3K4/8 b - - 0 1",
+            // Rank-pinned pawns our moves free, one about to promote.
+            "8/8/8/8/1R3p1k/8/4P3/K7 w - - 0 1",
+            "8/8/8/8/8/8/1R3p1k/K7 w - - 0 1",
+            "8/K1P4r/8/8/8/8/8/k7 b - - 0 1",
         ];
         let mut checked = 0;
         let mut checked_any = 0;
+        let mut freeing = 0;
         for pos in fens.iter().flat_map(|fen| tree(fen, 2)) {
             let fen = pos.fen();
             let them = pos.side_to_move().flip();
@@ -498,6 +540,7 @@ mod tests {
                     if let Some(n) = replies.after::<true>(batch.piece, mv.from(), mv.to()) {
                         assert_eq!(n, count_legal(&child), "{fen} {mv:?} (with SCAN)");
                         checked_any += 1;
+                        freeing += usize::from(child.check_info().pinned != pins);
                     }
                 }
                 false
@@ -505,5 +548,7 @@ mod tests {
         }
         assert!(checked > 10_000, "only {checked} moves took the shortcut");
         assert!(checked_any >= checked, "{checked_any} < {checked}");
+        // Moves that free a rank-pinned pawn (`count_freeing`) among them.
+        assert!(freeing > 100, "only {freeing} moves freed a pinned pawn");
     }
 }
