@@ -42,7 +42,9 @@
 //! Then the king's steps and castlings are the parent's, the knights' and
 //! pinned pieces' moves are too (but for a capture's corrections), and
 //! e.p. is impossible; only the occupancy the pawns and sliders see
-//! differs.
+//! differs. One pin change is allowed after all: freeing a pawn pinned
+//! along the king's rank, which had no moves and now counts as free
+//! ([`Replies::count_freeing`]; common in rook endings).
 
 use crate::movegen::legal::{forward, pawn_captures, settled_replies, third_rank};
 use crate::movegen::promotion_rank;
