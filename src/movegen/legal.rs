@@ -473,8 +473,8 @@ fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: B
 /// The replies of `them`, the side not to move in `pos`, that a move of
 /// ours passing [`crate::movegen::replies::Replies`]' guard cannot change
 /// (but for a capture's corrections there): king steps and castlings,
-/// knight moves and pinned pieces' moves. `them` is not in check (we are to move) and `pinned` are its
-/// pinned pieces.
+/// knight moves and pinned pieces' moves. `them` is not in check (we
+/// are to move) and `pinned` are its pinned pieces.
 pub(crate) fn settled_replies(pos: &Position, them: Color, pinned: Bitboard) -> u32 {
     let cx = Context::with_info(
         pos,

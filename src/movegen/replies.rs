@@ -170,17 +170,15 @@ impl Replies {
         }
         let their_pawns = pos.colored(them, Piece::Pawn);
         let double_push_rank = forward(us, third_rank(us));
-        let beside_their_pawns = (((their_pawns & !Bitboard::FILE_H).0 << 1)
-            | ((their_pawns & !Bitboard::FILE_A).0 >> 1))
-            & double_push_rank.0;
+        let beside_their_pawns = sideways(their_pawns) & double_push_rank;
         // A pinned piece moves along its pin line, up to and onto the
         // pinner: a move on that line may change those moves even when the
         // pin stays. A pinned knight never moves, nor a pawn pinned along
         // its rank.
         let mut pin_lines = Bitboard::EMPTY;
         let king_rank = Bitboard::rank(their_king.rank().index());
-        let immobile = pos.colored(them, Piece::Knight) | (their_pawns & king_rank);
-        for pinned in their_pins & !immobile {
+        let rank_pinned_pawns = their_pins & their_pawns & king_rank;
+        for pinned in their_pins & !pos.colored(them, Piece::Knight) & !rank_pinned_pawns {
             pin_lines |= line(their_king, pinned);
         }
         let common = king_squares | must_stay_empty | lines_to_king | pin_lines;
@@ -192,7 +190,7 @@ impl Replies {
             capture_guard |= Bitboard::from_square(rook);
         }
         let mut guard = [common; 6];
-        guard[Piece::Pawn.index()] |= near_pawn | Bitboard(beside_their_pawns);
+        guard[Piece::Pawn.index()] |= near_pawn | beside_their_pawns;
         guard[Piece::Knight.index()] |= near_knight;
         guard[Piece::King.index()] |= near_king;
 
@@ -200,13 +198,12 @@ impl Replies {
         let their_queens = pos.colored(them, Piece::Queen);
         let (west, east) = pawn_steps(them);
         let free_pawns = their_pawns & free;
-        let rank_pinned_pawns = their_pins & their_pawns & king_rank;
         Replies {
             settled: settled_replies(pos, them, their_pins),
             guard,
             king_squares,
             occupied: pos.occupied(),
-            occupied_without_king: pos.occupied() ^ Bitboard::from_square(their_king),
+            occupied_without_king: lifted,
             ours: pos.color(us),
             theirs,
             capture_guard,
@@ -444,13 +441,18 @@ const fn captured<const CAPTURE: bool>(to: Square) -> Bitboard {
     }
 }
 
+/// The squares one file to either side of `squares`, on their ranks.
+#[inline(always)]
+const fn sideways(squares: Bitboard) -> Bitboard {
+    Bitboard(((squares.0 & !Bitboard::FILE_H.0) << 1) | ((squares.0 & !Bitboard::FILE_A.0) >> 1))
+}
+
 /// Every square a king on one of `squares` attacks, as one set.
 #[inline(always)]
 const fn king_area(squares: Bitboard) -> Bitboard {
-    let sideways =
-        ((squares.0 & !Bitboard::FILE_H.0) << 1) | ((squares.0 & !Bitboard::FILE_A.0) >> 1);
-    let row = squares.0 | sideways;
-    Bitboard((row << 8) | (row >> 8) | sideways)
+    let beside = sideways(squares).0;
+    let row = squares.0 | beside;
+    Bitboard((row << 8) | (row >> 8) | beside)
 }
 
 /// A pawn of `color`'s captures towards the a-file and the h-file as left
