@@ -1,33 +1,22 @@
-//! Quince's lab tasks.
+//! Quince's lab tasks, thin commands on three modules that import nothing
+//! from the commands: `measure` (the one protocol: paired rounds, intervals,
+//! host, commit), `record` (the data formats under `reports/data/`) and
+//! `render` (every page, README's results block, the charts, `--check`).
 //!
 //! ```text
-//! cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--no-bench] [--no-callgrind] [--quick]
-//! cargo run -p xtask -- lab --render reports/data/sliders-<date>-<commit>.json
-//! cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
-//! cargo run -p xtask -- perft-track            # CI: compare with reports/perft-baseline.json
-//! cargo run -p xtask -- perft-track --update   # refresh the baseline
-//! cargo run -p xtask -- history [--commits N]   # the tracked workload at each of the last N src/ commits
+//! cargo run -p xtask -- report [--gigantua BIN --mperft BIN --templechess BIN]  # Quince against its peers
+//! cargo run -p xtask -- lab [--full]             # every sliding-attack backend against the others
+//! cargo run -p xtask -- report --render         # every page and chart from the records
+//! cargo run -p xtask -- report --check          # CI: pages match records, no typed figures
+//! cargo run -p xtask -- perft-track [--update]  # CI: instructions per perft node against the baseline
+//! cargo run -p xtask -- history [--commits N]   # the tracked workload at past commits (cached), charted
 //! ```
-//!
-//! `lab` compares every sliding-attack backend in one run on one machine:
-//! each backend's `quince` built with the same flags (build seconds, binary
-//! and table bytes), bulk and full-make perft with the backends alternating,
-//! callgrind instructions per node, and criterion attack lookups per second.
-//! It writes the record `reports/data/sliders-<date>-<commit>.json` and
-//! renders `reports/sliders.md` (SVG charts in `reports/sliders/`, drawn with
-//! plotters) from that record; `--render FILE` redraws the page from a record
-//! without measuring, keeping its hand-written analysis.
-//!
-//! `report` builds the `quince` binary once per backend of hq, magic and pext,
-//! runs perft with them alternating, counts instructions with callgrind, runs
-//! the criterion and gungraun benches against the peer crates, and writes
-//! `reports/<name>.md` with SVG charts in `reports/<name>/`. `perft-track` is
-//! the CI gate on instructions per perft node; `history` measures the same
-//! workload at past commits (cached) and charts it.
 
-mod charts;
 mod history;
 mod lab;
+mod measure;
+mod record;
+mod render;
 mod report;
 mod track;
 mod util;
@@ -35,10 +24,10 @@ mod util;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--no-bench] [--no-callgrind] [--quick]
-  cargo run -p xtask -- lab --render FILE     (re-render reports/sliders.md from a record)
-  cargo run -p xtask -- lab --help            (what each option does)
-  cargo run -p xtask -- report [--name NAME] [--rounds N] [--no-benches] [--no-gungraun] [--no-flamegraphs] [--pext-benches]
+  cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
+  cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
+  cargo run -p xtask -- report --render     (every page and chart from reports/data/)
+  cargo run -p xtask -- report --check      (CI: fail on any page that differs from its records)
   cargo run -p xtask -- perft-track [--update]
   cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)";
 

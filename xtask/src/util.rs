@@ -41,19 +41,6 @@ pub fn status(cmd: &mut Command) -> Result<()> {
     }
 }
 
-/// A sliding-attack backend and how to build it.
-#[derive(Clone, Debug)]
-pub struct Backend {
-    pub name: &'static str,
-    /// `RUSTFLAGS` for the build (empty: none).
-    pub rustflags: &'static str,
-}
-
-// x86-64-v3, not just +bmi2: RUSTFLAGS replaces the x86-64-v2 baseline in
-// .cargo/config.toml, and +bmi2 alone would also drop POPCNT (measured: the
-// pext build then needs more instructions per node than hq).
-pub const BMI2_FLAGS: &str = "-C target-cpu=x86-64-v3";
-
 /// Every sliding-attack backend feature, in the order of the table of
 /// techniques in `src/sliders/mod.rs` (and of `BACKENDS` in `build.rs`).
 pub const ALL_BACKENDS: [&str; 13] = [
@@ -140,66 +127,6 @@ fn parse_size(text: &str) -> Option<u64> {
         _ => return None,
     };
     Some(n * scale)
-}
-
-/// hq and magic always; pext when the CPU has BMI2.
-pub fn backends() -> Vec<Backend> {
-    let mut list = vec![
-        Backend {
-            name: "hq",
-            rustflags: "",
-        },
-        Backend {
-            name: "magic",
-            rustflags: "",
-        },
-    ];
-    if has_bmi2() {
-        list.push(Backend {
-            name: "pext",
-            rustflags: BMI2_FLAGS,
-        });
-    }
-    list
-}
-
-impl Backend {
-    /// The target dir of this backend's build. Backends without extra
-    /// `RUSTFLAGS` share the workspace's target dir (only the `quince` crate
-    /// differs between them); a backend with flags gets its own
-    /// `target/lab/<backend>`, as the flags change every dependency's build.
-    pub fn target_dir(&self) -> PathBuf {
-        if self.rustflags.is_empty() {
-            default_target_dir()
-        } else {
-            root().join("target").join("lab").join(self.name)
-        }
-    }
-
-    /// Builds `quince` in release mode with only this backend; returns a
-    /// copy of the binary, `target/lab/bin/quince-<backend>`.
-    pub fn build(&self) -> Result<PathBuf> {
-        eprintln!("xtask: building quince ({})", self.name);
-        let mut cmd = Command::new(cargo());
-        cmd.current_dir(root())
-            .args([
-                "build",
-                "--release",
-                "--bin",
-                "quince",
-                "--no-default-features",
-            ])
-            .args(["--features", &format!("cli,{}", self.name), "--target-dir"])
-            .arg(self.target_dir());
-        set_rustflags(&mut cmd, self.rustflags);
-        status(&mut cmd)?;
-        let built = self.target_dir().join("release").join("quince");
-        let bin_dir = root().join("target").join("lab").join("bin");
-        std::fs::create_dir_all(&bin_dir).map_err(|e| format!("{}: {e}", bin_dir.display()))?;
-        let copy = bin_dir.join(format!("quince-{}", self.name));
-        std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", built.display()))?;
-        Ok(copy)
-    }
 }
 
 /// `$CARGO_TARGET_DIR` or the workspace's `target/`.
@@ -389,17 +316,4 @@ pub fn commit() -> String {
 
 pub fn cpu_model() -> String {
     cpuinfo_field("model name").unwrap_or_else(|| "unknown".into())
-}
-
-pub fn median(values: &mut [f64]) -> f64 {
-    if values.is_empty() {
-        return f64::NAN;
-    }
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2.0
-    }
 }

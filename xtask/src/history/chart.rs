@@ -4,7 +4,6 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::charts::nice_axis;
 use crate::util::Result;
 
 /// One commit on the chart, oldest first.
@@ -158,6 +157,24 @@ pub fn render(chart: &HistoryChart) -> Result<String> {
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+/// A round axis end and tick step for values up to `max`: 1, 2 or 5 times
+/// a power of ten, about five to nine ticks.
+pub fn nice_axis(max: f64) -> (f64, f64) {
+    let max = if max.is_finite() && max > 0.0 {
+        max
+    } else {
+        1.0
+    };
+    let raw = max / 8.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    ((max / step - 1e-9).ceil() * step, step)
 }
 
 #[cfg(test)]

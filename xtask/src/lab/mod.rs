@@ -1,186 +1,285 @@
-//! `cargo run -p xtask -- lab`: every sliding-attack backend compared in
-//! one run on one machine.
-//!
-//! Five measurements per backend, all with the same `RUSTFLAGS`:
-//!
-//! 1. build: the `quince` binary with only that backend (release profile),
-//!    timed after one untimed build has compiled the dependencies, and its
-//!    size;
-//! 2. tables: the bytes of the tables the backend reads (`slider_table_bytes`
-//!    of `quince perft --json`) against the CPU's L1d and L2;
-//! 3. perft: bulk and full-make perft on the six standard positions, the
-//!    backends alternating in a rotating order, the median of the rounds;
-//! 4. callgrind: instructions per perft node, bulk and full;
-//! 5. criterion: attack lookups per second (`benches/sliders.rs`, every
-//!    backend compiled into one binary with `all-sliders`).
-//!
-//! The figures go to a record, `reports/data/sliders-<date>-<commit>.json`,
-//! and the page `reports/sliders.md` (charts in `reports/sliders/`) is
-//! rendered from that record alone, so `--render FILE` redraws it from any
-//! record without measuring. The page's hand-written analysis (everything
-//! from [`ANALYSIS_MARKER`] on) survives every re-render.
+//! `cargo run -p xtask -- lab`: every sliding-attack backend against the
+//! others, with the lab's protocol ([`crate::measure`]): each backend's
+//! harness built from the measured commit with the same flags, paired
+//! rounds of whole processes (at least 0.5 s each), callgrind instructions
+//! per node, and each backend's table size. It writes
+//! `reports/data/sliders-<date>-<commit>.json` and renders the pages
+//! (`reports/sliders.md` shows the backends in tiers).
 
-mod charts;
-mod measure;
-mod page;
-mod record;
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::time::Instant;
 
-pub use page::render;
-pub use record::{CommitInfo, Host, Record, host};
+use crate::measure::build::{build, rustflags};
+use crate::measure::host::{Checkout, Host, host, now_utc, sha256, version_line};
+use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position, stats};
+use crate::record::{BackendFacts, Comparison, Instructions, LabRecord, Toolchain};
+use crate::util::{ALL_BACKENDS, Result, callgrind, has_bmi2, output, root, standard_positions};
 
-use std::path::PathBuf;
-
-use crate::util::{ALL_BACKENDS, Result, root};
-
-pub const USAGE: &str = "\
+const HELP: &str = "\
 usage: cargo run -p xtask -- lab [OPTIONS]
 
-Builds, times and counts every sliding-attack backend in one run, writes the
-record reports/data/sliders-<YYYY-MM-DD>-<commit>.json and renders
-reports/sliders.md (charts in reports/sliders/) from it.
+Builds every sliding-attack backend from the commit at HEAD (in a scratch
+worktree), times bulk perft on the six standard positions with the lab's
+protocol (paired rounds, the backends alternating, each run at least 0.5 s;
+every round kept, median and interval per ratio), counts instructions per
+node with callgrind, writes reports/data/sliders-<date>-<commit>.json and
+renders the pages. About 8 minutes of builds and 10 of timing on 2 cores.
 
-options:
-  --rounds N         alternating perft rounds per workload (default 3; 1 with --quick)
-  --backends a,b,c   measure only these backends (default: all 13; pext needs BMI2+AVX2)
-  --no-bench         skip the criterion lookups-per-second bench (no all-sliders build)
-  --no-callgrind     skip instructions per node (valgrind not needed then)
-  --quick            smoke test: every perft two plies shallower, 1 round
-  --render FILE      only re-render reports/sliders.md from an existing record
-  -h, --help         this text
+  --rounds N         paired rounds (default 7)
+  --backends a,b,c   only these backends (default: all 13; pext needs BMI2)
+  --full             also time full-make perft (doubles the timing)
+  --no-callgrind     skip the instruction counts
+  --allow-dirty      measure the working tree as it is (the record is marked
+                     dirty and report --check refuses it)";
 
-Every build uses RUSTFLAGS='-C target-cpu=x86-64-v3' when /proc/cpuinfo lists
-bmi2 and avx2; otherwise no extra flags, and pext is skipped.";
-
-/// The line from which `reports/sliders.md` is hand-written: kept verbatim
-/// (to the end of the file) when the page is rendered again.
-pub const ANALYSIS_MARKER: &str = "<!-- analysis (hand-written, kept by xtask lab) -->";
-
-pub(super) struct Options {
-    pub(super) rounds: Option<usize>,
-    pub(super) backends: Option<Vec<&'static str>>,
-    pub(super) bench: bool,
-    pub(super) callgrind: bool,
-    pub(super) quick: bool,
-    pub(super) render: Option<PathBuf>,
-    pub(super) help: bool,
+struct Options {
+    rounds: usize,
+    backends: Vec<&'static str>,
+    full: bool,
+    callgrind: bool,
+    allow_dirty: bool,
 }
 
-fn parse(args: &[String]) -> Result<Options> {
+fn parse(args: &[String]) -> Result<Option<Options>> {
     let mut o = Options {
-        rounds: None,
-        backends: None,
-        bench: true,
+        rounds: DEFAULT_ROUNDS,
+        backends: ALL_BACKENDS.to_vec(),
+        full: false,
         callgrind: true,
-        quick: false,
-        render: None,
-        help: false,
+        allow_dirty: false,
     };
-    let mut measuring = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--rounds" => {
-                o.rounds = Some(
-                    it.next()
-                        .and_then(|v| v.parse().ok())
-                        .filter(|&n| n > 0)
-                        .ok_or("--rounds needs a positive number")?,
-                );
-                measuring = true;
+                let n = it.next().ok_or("--rounds needs a number")?;
+                o.rounds = n
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("--rounds: '{n}' is not a positive number"))?;
             }
             "--backends" => {
                 let list = it.next().ok_or("--backends needs a list, e.g. hq,magic")?;
-                let mut chosen = Vec::new();
-                for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    let known = ALL_BACKENDS.iter().find(|&&b| b == name).ok_or_else(|| {
-                        format!(
-                            "unknown backend `{name}` (known: {})",
-                            ALL_BACKENDS.join(", ")
-                        )
-                    })?;
-                    chosen.push(*known);
-                }
-                if chosen.is_empty() {
-                    return Err("--backends needs at least one backend".into());
-                }
-                // The table's order, each once.
-                o.backends = Some(
-                    ALL_BACKENDS
-                        .iter()
-                        .copied()
-                        .filter(|b| chosen.contains(b))
-                        .collect(),
-                );
-                measuring = true;
+                o.backends = list
+                    .split(',')
+                    .map(|b| {
+                        ALL_BACKENDS
+                            .iter()
+                            .copied()
+                            .find(|x| *x == b.trim())
+                            .ok_or_else(|| {
+                                format!(
+                                    "--backends: unknown backend '{b}' (known: {})",
+                                    ALL_BACKENDS.join(", ")
+                                )
+                            })
+                    })
+                    .collect::<Result<_>>()?;
             }
-            "--no-bench" => {
-                o.bench = false;
-                measuring = true;
+            "--full" => o.full = true,
+            "--no-callgrind" => o.callgrind = false,
+            "--allow-dirty" => o.allow_dirty = true,
+            "-h" | "--help" => {
+                println!("{HELP}");
+                return Ok(None);
             }
-            "--no-callgrind" => {
-                o.callgrind = false;
-                measuring = true;
-            }
-            "--quick" => {
-                o.quick = true;
-                measuring = true;
-            }
-            "--render" => {
-                o.render = Some(PathBuf::from(
-                    it.next().ok_or("--render needs a record file")?,
-                ))
-            }
-            "-h" | "--help" => o.help = true,
-            other => return Err(format!("unknown lab option {other}\n\n{USAGE}")),
+            other => return Err(format!("lab: unknown option '{other}' (see --help)")),
         }
     }
-    if o.render.is_some() && measuring {
-        return Err("--render FILE only re-renders the page; it takes no measuring option".into());
+    if !has_bmi2() {
+        o.backends.retain(|b| *b != "pext");
     }
-    Ok(o)
+    if o.backends.len() < 2 {
+        return Err("lab: at least two backends are needed for a comparison".into());
+    }
+    Ok(Some(o))
 }
 
 pub fn run(args: &[String]) -> Result<bool> {
-    let opts = parse(args)?;
-    if opts.help {
-        println!("{USAGE}");
+    let Some(o) = parse(args)? else {
         return Ok(true);
+    };
+    let record = measure_backends(&o)?;
+    let path = record.write()?;
+    println!(
+        "record written to {}",
+        path.strip_prefix(root()).unwrap_or(&path).display()
+    );
+    for p in crate::render::render()? {
+        println!(
+            "rendered {}",
+            p.strip_prefix(root()).unwrap_or(&p).display()
+        );
     }
-    if let Some(file) = &opts.render {
-        let path = if file.exists() {
-            file.clone()
-        } else {
-            root().join(file)
-        };
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let record: Record =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if record.kind != "sliders" {
-            return Err(format!(
-                "{}: kind {:?}, not a sliders record",
-                path.display(),
-                record.kind
-            ));
-        }
-        let page = render(&record, &path)?;
-        println!("page written to {}", page.display());
-        return Ok(true);
-    }
-    let record = measure::measure(&opts)?;
-    let dir = root().join("reports").join("data");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join(format!(
-        "sliders-{}-{}.json",
-        &record.date_utc[..10],
-        record.commit.short
-    ));
-    let json = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())?;
-    std::fs::write(&path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
-    println!("record written to {}", path.display());
-    let page = render(&record, &path)?;
-    println!("page written to {}", page.display());
     Ok(true)
+}
+
+/// The smallest cache level `bytes` of tables fit in.
+fn fits(bytes: u64, host: &Host) -> &'static str {
+    if host.l1d_bytes.is_some_and(|l1| bytes <= l1) {
+        "L1d"
+    } else if host.l2_bytes.is_some_and(|l2| bytes <= l2) {
+        "L2"
+    } else {
+        "beyond L2"
+    }
+}
+
+fn measure_backends(o: &Options) -> Result<LabRecord> {
+    let started = Instant::now();
+    let date_utc = now_utc();
+    let here = host();
+    let checkout = Checkout::new(o.allow_dirty)?;
+    let mut contenders = Vec::new();
+    let mut facts = Vec::new();
+    for backend in &o.backends {
+        eprintln!("[lab] building {backend} at {}", checkout.commit.short);
+        let built = build(&checkout.dir, backend, backend)?;
+        let json = output(Command::new(&built.quince).args(["perft", "--json", "--depth", "1"]))?;
+        let v: serde_json::Value =
+            serde_json::from_str(json.trim()).map_err(|e| format!("perft --json: {e}"))?;
+        let table_bytes = v["slider_table_bytes"]
+            .as_u64()
+            .ok_or("perft --json has no slider_table_bytes")?;
+        facts.push(BackendFacts {
+            name: backend.to_string(),
+            table_bytes,
+            fits: fits(table_bytes, &here).into(),
+        });
+        contenders.push(Contender {
+            name: backend.to_string(),
+            argv: vec![
+                built.lab_perft.display().to_string(),
+                "quince".into(),
+                "{fen}".into(),
+                "{depth}".into(),
+                "{repeat}".into(),
+                "{kind}".into(),
+            ],
+            cwd: None,
+            sha256: sha256(&built.lab_perft)?,
+            version: format!("{} with --features {backend}", checkout.commit.short),
+        });
+    }
+    let positions = standard_positions()?;
+    let positions: Vec<Position> = positions
+        .iter()
+        .map(|(name, fen, counts)| Position { name, fen, counts })
+        .collect();
+    // Calibrate on the backend expected fastest, so that every run of
+    // every backend lasts at least the minimum.
+    let fastest = contenders
+        .iter()
+        .find(|c| c.name == "pext")
+        .unwrap_or(&contenders[0]);
+    let mut workloads = measure::calibrate(fastest, &positions, "bulk", |_| 3, true)?;
+    if o.full {
+        workloads.extend(measure::calibrate(
+            fastest,
+            &positions,
+            "full",
+            |_| 3,
+            true,
+        )?);
+    }
+    let timings = measure::paired_rounds(&contenders, &workloads, o.rounds)?;
+    // The reference: the backend with the smallest geometric mean of its
+    // median bulk seconds.
+    let reference = contenders
+        .iter()
+        .filter_map(|c| {
+            let medians = workloads.iter().filter(|w| w.kind == "bulk").map(|w| {
+                timings
+                    .seconds
+                    .get(&w.id)
+                    .and_then(|m| m.get(&c.name))
+                    .map(|s| stats::median(s))
+            });
+            stats::geomean(medians.collect::<Option<Vec<f64>>>()?).map(|g| (c.name.clone(), g))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|x| x.0)
+        .ok_or("no backend has timings")?;
+    let mut command_lines: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for w in &workloads {
+        for c in &contenders {
+            command_lines
+                .entry(w.id.clone())
+                .or_default()
+                .insert(c.name.clone(), c.command_line(w));
+        }
+    }
+
+    let mut instructions = Vec::new();
+    if o.callgrind {
+        const DEPTHS: [(&str, u32); 6] = [
+            ("start", 4),
+            ("kiwipete", 3),
+            ("pos3", 5),
+            ("pos4", 4),
+            ("pos5", 3),
+            ("pos6", 3),
+        ];
+        for c in &contenders {
+            eprintln!("[lab] callgrind {}", c.name);
+            for p in &positions {
+                let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
+                let args = |d: u32| {
+                    vec![
+                        "quince".to_string(),
+                        p.fen.to_string(),
+                        d.to_string(),
+                        "1".into(),
+                        "bulk".into(),
+                    ]
+                };
+                let program = std::path::Path::new(&c.argv[0]);
+                let work =
+                    callgrind(program, &args(depth))?.saturating_sub(callgrind(program, &args(0))?);
+                let nodes = p.counts[depth as usize - 1];
+                instructions.push(Instructions {
+                    position: p.name.into(),
+                    kind: "bulk".into(),
+                    depth,
+                    nodes,
+                    engine: c.name.clone(),
+                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
+                    command: format!(
+                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
+                        args(depth).join(" ")
+                    ),
+                });
+            }
+        }
+    }
+
+    Ok(LabRecord {
+        kind: "sliders".into(),
+        format_version: crate::record::FORMAT_VERSION,
+        commit: checkout.commit.clone(),
+        date_utc,
+        host: here,
+        toolchain: Toolchain {
+            rustc: version_line("rustc", "-V"),
+            rustflags: rustflags().into(),
+            features: "one backend feature per build".into(),
+            gcc: None,
+            valgrind: o.callgrind.then(|| version_line("valgrind", "--version")),
+        },
+        comparisons: vec![Comparison {
+            name: "backends".into(),
+            about: "bulk perft (and with --full, full-make perft) of Quince built with each sliding-attack backend, in examples/lab_perft.rs, each a whole process".into(),
+            reference,
+            contenders,
+            timings,
+            command_lines,
+        }],
+        instructions,
+        backends: facts,
+        run_seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 #[cfg(test)]
@@ -189,11 +288,22 @@ mod tests {
 
     #[test]
     fn options() {
-        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let o = parse(&args("--backends kogge-stone,hq --quick")).unwrap();
-        assert_eq!(o.backends, Some(vec!["hq", "kogge-stone"]));
-        assert!(o.quick);
-        assert!(parse(&args("--backends nope")).is_err());
-        assert!(parse(&args("--render x.json --rounds 2")).is_err());
+        let args = |s: &[&str]| s.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let o = parse(&args(&[
+            "--rounds",
+            "9",
+            "--backends",
+            "hq,magic",
+            "--full",
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (o.rounds, o.backends, o.full),
+            (9, vec!["hq", "magic"], true)
+        );
+        assert!(parse(&args(&["--backends", "hq,nope"])).is_err());
+        assert!(parse(&args(&["--backends", "hq"])).is_err());
+        assert!(parse(&args(&["-h"])).unwrap().is_none());
     }
 }

@@ -1,97 +1,87 @@
-//! `cargo run -p xtask -- report`: Quince against the peers on this
-//! machine, written as a record (`reports/data/peers-<date>-<commit>.json`),
-//! then `reports/README.md`, the one current results page, rendered from
-//! every record in `reports/data/` (the peers and the sliding-attack lab's).
-//!
-//! Wall time on shared machines is noisy, so the page leans on two things
-//! that are not: ratios between engines measured side by side (in one
-//! criterion process, or alternating whole processes) and instruction
-//! counts (gungraun).
-
-mod measure;
-mod page;
-pub mod record;
+//! `cargo run -p xtask -- report`: Quince against its peers on this
+//! machine, measured with the lab's protocol ([`crate::measure`]), written
+//! as the record `reports/data/peers-<date>-<commit>.json`; then every
+//! page rendered from the records ([`crate::render`]). `--render` and
+//! `--check` only render.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::time::Instant;
 
-use serde_json::Value;
+use crate::measure::build::{build, rustflags};
+use crate::measure::host::{Checkout, host, now_utc, sha256, version_line};
+use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position};
+use crate::record::{Comparison, Instructions, LabRecord, Toolchain};
+use crate::util::{Result, callgrind, has_bmi2, root, standard_positions};
 
-use crate::util::{Result, root};
+const HELP: &str = "\
+usage: cargo run -p xtask -- report [OPTIONS]
 
-const HELP: &str =
-    "cargo run -p xtask -- report [--render] [--no-gungraun] [--gigantua BIN] [--rounds N]
+Measures Quince against its peers with the lab's protocol (paired rounds
+of whole processes, alternating, each run at least 0.5 s; every round kept,
+median and interval per ratio), writes reports/data/peers-<date>-<commit>.json
+and renders every page from the records.
 
-Measures Quince against the peer crates on this machine (criterion: bulk and
-full-make perft on the six standard positions, move generation, make/unmake;
-gungraun: instructions per node, if gungraun-runner is installed; with
---gigantua, whole-process perft against a Gigantua binary built with
-../shared/gigantua/build.sh), writes the record
-reports/data/peers-<date>-<commit>.json, and renders reports/README.md from
-every record in reports/data/ (the latest of each CPU family). Where the CPU
-has BMI2, Quince runs its pext backend and cozy-chess its own PEXT lookups
-(-C target-cpu=x86-64-v3); elsewhere both use their defaults. About 6
-minutes on 2 cores, plus a minute per round against Gigantua.
+  --render            only render the pages and charts from reports/data/
+  --check             render in memory; exit 1 naming the page and line of
+                      any difference, typed figure outside a block, or dirty
+                      record (CI runs this)
+  --rounds N          paired rounds (default 7)
+  --gigantua BIN      a Gigantua binary (../shared/gigantua/build.sh)
+  --mperft BIN        an MPerft binary (../shared/peers/build.sh)
+  --templechess BIN   a templechess binary; it runs in the binary's folder,
+                      which must hold data/magicNumbers.out
+  --no-crates         skip the peer crates (cozy-chess, shakmaty)
+  --no-callgrind      skip the instruction counts
+  --allow-dirty       measure the working tree as it is: the record is
+                      marked dirty, and --check refuses it
 
-  --render        only render reports/README.md from the records (no measuring)
-  --no-gungraun   skip the instruction counts
-  --gigantua BIN  also time this Gigantua binary against Quince, whole process
-  --rounds N      alternating rounds against Gigantua (default 5)";
+Without --allow-dirty the commit at HEAD is checked out in a scratch
+worktree (target/lab-checkout) and built there, so the record names exactly
+one commit. Builds use RUSTFLAGS='-C target-cpu=native' where the CPU has
+BMI2, with Quince's pext backend and cozy-chess's own PEXT lookups.";
 
-/// Depths of the alternating wall-clock runs of the lab (2-16 million
-/// leaves, well under a second each here).
-pub(crate) const WALL_BULK: [(&str, u32); 6] = [
-    ("start", 5),
-    ("kiwipete", 4),
-    ("pos3", 6),
-    ("pos4", 5),
-    ("pos5", 4),
-    ("pos6", 4),
-];
-pub(crate) const WALL_FULL: [(&str, u32); 6] = [
-    ("start", 5),
-    ("kiwipete", 4),
-    ("pos3", 5),
-    ("pos4", 4),
-    ("pos5", 4),
-    ("pos6", 4),
-];
-/// Depths of the callgrind runs and of the benches (`benches/common`).
-pub(crate) const BENCH_DEPTHS: [(&str, u32); 6] = [
-    ("start", 4),
-    ("kiwipete", 3),
-    ("pos3", 5),
-    ("pos4", 4),
-    ("pos5", 3),
-    ("pos6", 3),
-];
-
-pub struct Options {
-    render_only: bool,
-    gungraun: bool,
-    gigantua: Option<PathBuf>,
+struct Options {
     rounds: usize,
+    gigantua: Option<PathBuf>,
+    mperft: Option<PathBuf>,
+    templechess: Option<PathBuf>,
+    crates: bool,
+    callgrind: bool,
+    allow_dirty: bool,
 }
 
-fn parse(args: &[String]) -> Result<Option<Options>> {
+enum Mode {
+    Measure(Options),
+    Render,
+    Check,
+    Help,
+}
+
+fn parse(args: &[String]) -> Result<Mode> {
     let mut o = Options {
-        render_only: false,
-        gungraun: true,
+        rounds: DEFAULT_ROUNDS,
         gigantua: None,
-        rounds: 5,
+        mperft: None,
+        templechess: None,
+        crates: true,
+        callgrind: true,
+        allow_dirty: false,
     };
+    let mut mode = None;
     let mut it = args.iter();
+    let file = |flag: &str, v: Option<&String>| -> Result<PathBuf> {
+        let p = PathBuf::from(v.ok_or_else(|| format!("{flag} needs a path"))?);
+        if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("{flag}: {} is not a file", p.display()))
+        }
+    };
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--render" => o.render_only = true,
-            "--no-gungraun" => o.gungraun = false,
-            "--gigantua" => {
-                let path = PathBuf::from(it.next().ok_or("--gigantua needs the binary's path")?);
-                if !path.is_file() {
-                    return Err(format!("--gigantua: {} is not a file", path.display()));
-                }
-                o.gigantua = Some(path);
-            }
+            "--render" => mode = Some(Mode::Render),
+            "--check" => mode = Some(Mode::Check),
             "--rounds" => {
                 let n = it.next().ok_or("--rounds needs a number")?;
                 o.rounds = n
@@ -100,99 +90,299 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
                     .filter(|&n| n > 0)
                     .ok_or_else(|| format!("--rounds: '{n}' is not a positive number"))?;
             }
-            "-h" | "--help" => {
-                println!("{HELP}");
-                return Ok(None);
-            }
+            "--gigantua" => o.gigantua = Some(file(arg, it.next())?),
+            "--mperft" => o.mperft = Some(file(arg, it.next())?),
+            "--templechess" => o.templechess = Some(file(arg, it.next())?),
+            "--no-crates" => o.crates = false,
+            "--no-callgrind" => o.callgrind = false,
+            "--allow-dirty" => o.allow_dirty = true,
+            "-h" | "--help" => return Ok(Mode::Help),
             other => return Err(format!("report: unknown option '{other}' (see --help)")),
         }
     }
-    Ok(Some(o))
+    Ok(mode.unwrap_or(Mode::Measure(o)))
 }
 
 pub fn run(args: &[String]) -> Result<bool> {
-    let Some(opts) = parse(args)? else {
-        return Ok(true);
-    };
-    if !opts.render_only {
-        let r = measure::measure(&opts)?;
-        let dir = record::data_dir();
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = dir.join(format!(
-            "peers-{}-{}.json",
-            r.date_utc.get(..10).unwrap_or("undated"),
-            r.commit.short
-        ));
-        let text = serde_json::to_string_pretty(&r).map_err(|e| e.to_string())? + "\n";
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("record written to {}", path.display());
+    match parse(args)? {
+        Mode::Help => println!("{HELP}"),
+        Mode::Measure(o) => {
+            let path = measure_peers(&o)?.write()?;
+            println!(
+                "record written to {}",
+                path.strip_prefix(root()).unwrap_or(&path).display()
+            );
+            render_all()?;
+        }
+        Mode::Render => render_all()?,
+        Mode::Check => {
+            let problems = crate::render::check()?;
+            if !problems.is_empty() {
+                for p in &problems {
+                    eprintln!("{p}");
+                }
+                eprintln!("report --check: {} problem(s)", problems.len());
+                return Ok(false);
+            }
+            println!("report --check: every page matches its records");
+        }
     }
-    let records = record::load()?;
-    let page = page::write(&records)?;
-    println!(
-        "page written to {} ({} peers and {} sliders records)",
-        page.strip_prefix(root()).unwrap_or(&page).display(),
-        records.peers.len(),
-        records.sliders.len()
-    );
     Ok(true)
 }
 
-/// Criterion results: full id -> (elements per iteration, median ns per iteration).
-pub(crate) type CriterionResults = BTreeMap<String, (u64, f64)>;
+fn render_all() -> Result<()> {
+    let changed = crate::render::render()?;
+    for p in &changed {
+        println!("rendered {}", p.strip_prefix(root()).unwrap_or(p).display());
+    }
+    if changed.is_empty() {
+        println!("every page already matched its records");
+    }
+    Ok(())
+}
 
-/// Every benchmark's result under criterion's output directory.
-pub(crate) fn read_criterion(dir: &Path) -> CriterionResults {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
+/// The contender for a C peer, if its binary was given.
+fn c_peer(
+    name: &str,
+    bin: &Option<PathBuf>,
+    args: &[&str],
+    in_own_dir: bool,
+) -> Result<Option<Contender>> {
+    let Some(bin) = bin else { return Ok(None) };
+    let bin = bin
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    let mut argv = vec![bin.display().to_string()];
+    argv.extend(args.iter().map(|s| s.to_string()));
+    Ok(Some(Contender {
+        name: name.into(),
+        argv,
+        cwd: if in_own_dir {
+            bin.parent().map(PathBuf::from)
+        } else {
+            None
+        },
+        sha256: sha256(&bin)?,
+        version: peer_version(name, &bin),
+    }))
+}
+
+/// A peer's version: the `VERSIONS.json` beside its binary if there is one
+/// (written when the peers were built), else "built locally".
+fn peer_version(name: &str, bin: &std::path::Path) -> String {
+    let versions = bin.parent().map(|d| d.join("VERSIONS.json"));
+    let v: Option<serde_json::Value> = versions
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok());
+    v.and_then(|v| {
+        v[name]["commit"]
+            .as_str()
+            .map(|c| format!("{name} at {}", c.get(..12).unwrap_or(c)))
+    })
+    .unwrap_or_else(|| "built locally".into())
+}
+
+fn comparison(
+    name: &str,
+    about: &str,
+    contenders: Vec<Contender>,
+    workloads: &[measure::Workload],
+    rounds: usize,
+) -> Result<Comparison> {
+    let timings = measure::paired_rounds(&contenders, workloads, rounds)?;
+    let mut command_lines: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for w in workloads {
+        for c in &contenders {
+            command_lines
+                .entry(w.id.clone())
+                .or_default()
+                .insert(c.name.clone(), c.command_line(w));
+        }
+    }
+    Ok(Comparison {
+        name: name.into(),
+        about: about.into(),
+        reference: "quince".into(),
+        contenders,
+        timings,
+        command_lines,
+    })
+}
+
+fn measure_peers(o: &Options) -> Result<LabRecord> {
+    let started = Instant::now();
+    let date_utc = now_utc();
+    let checkout = Checkout::new(o.allow_dirty)?;
+    let (slider, features) = if has_bmi2() {
+        ("pext", "pext,peers-pext")
+    } else {
+        ("hq", "hq")
+    };
+    eprintln!(
+        "[report] building quince and lab_perft ({features}) at {}",
+        checkout.commit.short
+    );
+    let built = build(&checkout.dir, "peers", features)?;
+    let positions = standard_positions()?;
+    let positions: Vec<Position> = positions
+        .iter()
+        .map(|(name, fen, counts)| Position { name, fen, counts })
+        .collect();
+    let start_depth = |_: &str| 3;
+    let mut comparisons = Vec::new();
+
+    let quince = Contender {
+        name: "quince".into(),
+        argv: vec![
+            built.quince.display().to_string(),
+            "perft".into(),
+            "--fen".into(),
+            "{fen}".into(),
+            "--depth".into(),
+            "{depth}".into(),
+        ],
+        cwd: None,
+        sha256: sha256(&built.quince)?,
+        version: format!("{} with the {slider} backend", checkout.commit.short),
+    };
+    let mut process = vec![quince.clone()];
+    process.extend(c_peer(
+        "gigantua",
+        &o.gigantua,
+        &["{fen}", "{depth}", "{nodes}"],
+        false,
+    )?);
+    process.extend(c_peer(
+        "mperft",
+        &o.mperft,
+        &["-f", "{fen}", "-d", "{depth}", "-b"],
+        false,
+    )?);
+    process.extend(c_peer(
+        "templechess",
+        &o.templechess,
+        &["{fen}", "{depth}"],
+        true,
+    )?);
+    if process.len() > 1 {
+        let workloads = measure::calibrate(&quince, &positions, "bulk", start_depth, false)?;
+        comparisons.push(comparison(
+            "process",
+            "bulk perft, Quince's `quince perft` against C/C++ perft programs, each a whole process",
+            process,
+            &workloads,
+            o.rounds,
+        )?);
+    }
+
+    if o.crates {
+        let harness = |engine: &str| -> Result<Contender> {
+            Ok(Contender {
+                name: engine.into(),
+                argv: vec![
+                    built.lab_perft.display().to_string(),
+                    engine.into(),
+                    "{fen}".into(),
+                    "{depth}".into(),
+                    "{repeat}".into(),
+                    "{kind}".into(),
+                ],
+                cwd: None,
+                sha256: sha256(&built.lab_perft)?,
+                version: if engine == "quince" {
+                    format!(
+                        "{} with the {slider} backend, in examples/lab_perft.rs",
+                        checkout.commit.short
+                    )
+                } else {
+                    format!("{engine} as locked in Cargo.lock, in examples/lab_perft.rs")
+                },
+            })
         };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if !path.is_dir() {
-                continue;
-            }
-            if path.file_name().is_some_and(|n| n == "new") {
-                let read = |f: &str| -> Option<Value> {
-                    serde_json::from_str(&std::fs::read_to_string(path.join(f)).ok()?).ok()
+        let mut workloads = Vec::new();
+        for kind in ["bulk", "full"] {
+            workloads.extend(measure::calibrate(
+                &harness("quince")?,
+                &positions,
+                kind,
+                start_depth,
+                true,
+            )?);
+        }
+        let contenders: Vec<Contender> = ["quince", "cozy-chess", "shakmaty"]
+            .iter()
+            .map(|e| harness(e))
+            .collect::<Result<_>>()?;
+        comparisons.push(comparison(
+            "crates",
+            "bulk and full-make perft, Quince and the peer crates in one harness (examples/lab_perft.rs), each a whole process",
+            contenders,
+            &workloads,
+            o.rounds,
+        )?);
+    }
+
+    let mut instructions = Vec::new();
+    if o.callgrind {
+        const DEPTHS: [(&str, u32); 6] = [
+            ("start", 4),
+            ("kiwipete", 3),
+            ("pos3", 5),
+            ("pos4", 4),
+            ("pos5", 3),
+            ("pos6", 3),
+        ];
+        for p in &positions {
+            let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
+            for engine in ["quince", "cozy-chess"] {
+                let args = |d: u32| {
+                    vec![
+                        engine.to_string(),
+                        p.fen.to_string(),
+                        d.to_string(),
+                        "1".into(),
+                        "bulk".into(),
+                    ]
                 };
-                if let (Some(bench), Some(est)) = (read("benchmark.json"), read("estimates.json")) {
-                    let id = bench["full_id"].as_str().unwrap_or("").to_string();
-                    let elements = bench["throughput"]["Elements"].as_u64().unwrap_or(0);
-                    let ns = est["median"]["point_estimate"].as_f64().unwrap_or(f64::NAN);
-                    out.insert(id, (elements, ns));
-                }
-            } else {
-                stack.push(path);
+                eprintln!("[report] callgrind {engine} {} d{depth}", p.name);
+                let work = callgrind(&built.lab_perft, &args(depth))?
+                    .saturating_sub(callgrind(&built.lab_perft, &args(0))?);
+                let nodes = p.counts[depth as usize - 1];
+                instructions.push(Instructions {
+                    position: p.name.into(),
+                    kind: "bulk".into(),
+                    depth,
+                    nodes,
+                    engine: engine.into(),
+                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
+                    command: format!(
+                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
+                        args(depth).join(" ")
+                    ),
+                });
             }
         }
     }
-    out
-}
 
-/// The first integer under the first `"Ir"` key (gungraun's metric summary).
-fn find_ir(v: &Value) -> Option<u64> {
-    match v {
-        Value::Object(map) => {
-            if let Some(ir) = map.get("Ir") {
-                return ir["values"]["new"].as_u64().or_else(|| first_int(ir));
-            }
-            map.values().find_map(find_ir)
-        }
-        Value::Array(items) => items.iter().find_map(find_ir),
-        _ => None,
-    }
-}
-
-fn first_int(v: &Value) -> Option<u64> {
-    match v {
-        Value::Number(n) => n.as_u64(),
-        Value::Object(map) => map.values().find_map(first_int),
-        Value::Array(items) => items.iter().find_map(first_int),
-        _ => None,
-    }
+    Ok(LabRecord {
+        kind: "peers".into(),
+        format_version: crate::record::FORMAT_VERSION,
+        commit: checkout.commit.clone(),
+        date_utc,
+        host: host(),
+        toolchain: Toolchain {
+            rustc: version_line("rustc", "-V"),
+            rustflags: rustflags().into(),
+            features: features.into(),
+            gcc: (o.gigantua.is_some() || o.mperft.is_some() || o.templechess.is_some())
+                .then(|| version_line("gcc", "--version")),
+            valgrind: o.callgrind.then(|| version_line("valgrind", "--version")),
+        },
+        comparisons,
+        instructions,
+        backends: Vec::new(),
+        run_seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 #[cfg(test)]
@@ -202,13 +392,14 @@ mod tests {
     #[test]
     fn options_parse_and_reject() {
         let args = |s: &[&str]| s.iter().map(|a| a.to_string()).collect::<Vec<_>>();
-        let o = parse(&args(&["--render", "--no-gungraun", "--rounds", "3"]))
-            .unwrap()
-            .unwrap();
-        assert!(o.render_only && !o.gungraun && o.rounds == 3);
+        assert!(matches!(parse(&args(&["--check"])).unwrap(), Mode::Check));
+        assert!(matches!(parse(&args(&["--render"])).unwrap(), Mode::Render));
+        let Mode::Measure(o) = parse(&args(&["--rounds", "9", "--no-crates"])).unwrap() else {
+            panic!()
+        };
+        assert!(o.rounds == 9 && !o.crates && o.callgrind && !o.allow_dirty);
         assert!(parse(&args(&["--rounds", "0"])).is_err());
         assert!(parse(&args(&["--gigantua", "/nonexistent/giga"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
-        assert!(parse(&args(&["-h"])).unwrap().is_none());
     }
 }

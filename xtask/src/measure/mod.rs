@@ -1,0 +1,395 @@
+//! The lab's one measurement protocol, used by `lab` (backends against each
+//! other) and `report` (Quince against its peers).
+//!
+//! Every wall-time comparison is **paired**: in each round every contender
+//! runs each workload once as a whole process, in an order that rotates
+//! from round to round, so a slow minute of the shared machine hits all of
+//! them alike. Each run lasts at least [`MIN_SECONDS`] (the depth, and where
+//! every contender can repeat in-process, the repeat count, are picked per
+//! position from a calibration run of the fastest contender). A round's
+//! ratio is one contender's seconds over another's *in that round*; a
+//! record keeps every round and summarises each ratio by its median and an
+//! order-statistic interval ([`stats`]). Instruction counts (callgrind) are
+//! deterministic and need none of this.
+
+pub mod build;
+pub mod host;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::util::Result;
+use stats::Interval;
+
+/// The shortest run the protocol accepts, in seconds.
+pub const MIN_SECONDS: f64 = 0.5;
+/// Rounds by default: with 7 the 95 % order-statistic interval of the
+/// median is the range of the rounds (coverage 98.4 %).
+pub const DEFAULT_ROUNDS: usize = 7;
+
+/// One program taking part in a comparison.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Contender {
+    /// The name pages use ("quince", "gigantua", "pext", ...).
+    pub name: String,
+    /// The program and its arguments; `{fen}`, `{depth}`, `{nodes}`,
+    /// `{repeat}` and `{kind}` are filled in per run.
+    pub argv: Vec<String>,
+    /// The directory it runs in (absent: the workspace root).
+    pub cwd: Option<PathBuf>,
+    /// SHA-256 of the program's binary.
+    pub sha256: String,
+    /// How it was built or which version it is.
+    pub version: String,
+}
+
+impl Contender {
+    fn command(&self, w: &Workload) -> Command {
+        let fill = |a: &String| {
+            a.replace("{fen}", &w.fen)
+                .replace("{depth}", &w.depth.to_string())
+                .replace("{nodes}", &w.nodes.to_string())
+                .replace("{repeat}", &w.repeat.to_string())
+                .replace("{kind}", &w.kind)
+        };
+        let mut cmd = Command::new(fill(&self.argv[0]));
+        cmd.args(self.argv[1..].iter().map(fill));
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        cmd
+    }
+
+    /// Runs one workload as a whole process; returns its wall seconds.
+    /// The run must exit 0 and print the expected leaf count (Gigantua
+    /// prints nothing and checks the count itself, given `{nodes}`).
+    pub fn run(&self, w: &Workload) -> Result<f64> {
+        let mut cmd = self.command(w);
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let start = Instant::now();
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.argv[0]))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            return Err(format!(
+                "{} on {} failed ({}): {}",
+                self.name,
+                w.id,
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let printed_count = stdout.contains(&w.nodes.to_string());
+        let checks_itself = self.argv.iter().any(|a| a.contains("{nodes}"));
+        if !printed_count && !checks_itself {
+            return Err(format!(
+                "{} on {}: the output does not show {} leaves: {}",
+                self.name,
+                w.id,
+                w.nodes,
+                stdout.trim()
+            ));
+        }
+        Ok(seconds)
+    }
+
+    /// The command line of one workload, as the record states it.
+    pub fn command_line(&self, w: &Workload) -> String {
+        let cmd = self.command(w);
+        let mut parts = vec![cmd.get_program().to_string_lossy().into_owned()];
+        parts.extend(cmd.get_args().map(|a| {
+            let a = a.to_string_lossy();
+            if a.contains(' ') {
+                format!("'{a}'")
+            } else {
+                a.into_owned()
+            }
+        }));
+        parts.join(" ")
+    }
+}
+
+/// One timed task: a position at a depth, repeated in-process `repeat`
+/// times (1 where any contender cannot repeat).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Workload {
+    /// `<position>-<bulk|full>-d<depth>[x<repeat>]`.
+    pub id: String,
+    pub position: String,
+    pub fen: String,
+    /// `"bulk"` or `"full"`.
+    pub kind: String,
+    pub depth: u32,
+    pub repeat: u32,
+    /// Leaves of one repetition.
+    pub nodes: u64,
+}
+
+/// The timings of one comparison: every round of every contender.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Timings {
+    pub rounds: usize,
+    pub min_seconds: f64,
+    /// How the order of contenders changed between rounds.
+    pub order: String,
+    pub workloads: Vec<Workload>,
+    /// workload id -> contender -> wall seconds per round.
+    pub seconds: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
+}
+
+/// A ratio summarised: every round, its median and interval, and the two
+/// flags the pages show.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Ratio {
+    pub rounds: Vec<f64>,
+    pub interval: Interval,
+    /// The interval holds 1.0: rendered as a tie.
+    pub tie: bool,
+    /// Two clusters of rounds (see [`stats::is_bimodal`]): every round is
+    /// shown beside it.
+    pub bimodal: bool,
+}
+
+impl Ratio {
+    pub fn of(rounds: Vec<f64>) -> Ratio {
+        let interval = Interval::of(&rounds);
+        Ratio {
+            tie: interval.is_tie(),
+            bimodal: stats::is_bimodal(&rounds),
+            rounds,
+            interval,
+        }
+    }
+}
+
+impl Timings {
+    /// How many times faster `a` is than `b` on one workload, round by
+    /// round (b's seconds over a's in the same round).
+    pub fn ratio(&self, workload: &str, a: &str, b: &str) -> Option<Ratio> {
+        let w = self.seconds.get(workload)?;
+        let (ta, tb) = (w.get(a)?, w.get(b)?);
+        Some(Ratio::of(ta.iter().zip(tb).map(|(x, y)| y / x).collect()))
+    }
+
+    /// The same over every workload of `kind` at once: the geometric mean of
+    /// the workloads' ratios, round by round.
+    pub fn geomean_ratio(&self, kind: &str, a: &str, b: &str) -> Option<Ratio> {
+        let ids: Vec<&Workload> = self.workloads.iter().filter(|w| w.kind == kind).collect();
+        if ids.is_empty() {
+            return None;
+        }
+        let per_workload: Vec<Vec<f64>> = ids
+            .iter()
+            .map(|w| self.ratio(&w.id, a, b).map(|r| r.rounds))
+            .collect::<Option<_>>()?;
+        let rounds = (0..self.rounds)
+            .map(|r| stats::geomean(per_workload.iter().map(|v| v[r])))
+            .collect::<Option<Vec<f64>>>()?;
+        Some(Ratio::of(rounds))
+    }
+
+    /// Million leaves per second at the median seconds of a contender.
+    pub fn mnps(&self, workload: &Workload, contender: &str) -> Option<f64> {
+        let s = stats::median(self.seconds.get(&workload.id)?.get(contender)?);
+        Some(workload.nodes as f64 * workload.repeat as f64 / s / 1e6)
+    }
+}
+
+/// A position to calibrate: its name, FEN and reference leaf counts
+/// (index = depth - 1).
+pub struct Position<'a> {
+    pub name: &'a str,
+    pub fen: &'a str,
+    pub counts: &'a [u64],
+}
+
+fn progress(text: &str) {
+    eprintln!("[measure] {text}");
+}
+
+/// Picks the depth (and repeat count) of each position so that `fastest`
+/// runs at least [`MIN_SECONDS`]: the shallowest depth that does, unless
+/// the contenders can all repeat and the next depth would run more than
+/// four times too long, in which case the shallower depth is repeated.
+pub fn calibrate(
+    fastest: &Contender,
+    positions: &[Position],
+    kind: &str,
+    start_depth: impl Fn(&str) -> u32,
+    can_repeat: bool,
+) -> Result<Vec<Workload>> {
+    let mut out = Vec::new();
+    for p in positions {
+        let mut depth = start_depth(p.name);
+        loop {
+            let nodes = *p
+                .counts
+                .get(depth as usize - 1)
+                .ok_or_else(|| format!("{}: no reference count at depth {depth}", p.name))?;
+            let w = workload(p, kind, depth, 1, nodes);
+            let t = fastest.run(&w)?;
+            let next = p.counts.get(depth as usize).copied();
+            if t >= MIN_SECONDS {
+                out.push(w);
+                break;
+            }
+            let next_seconds = next.map(|n| t * n as f64 / nodes as f64);
+            if can_repeat && next_seconds.is_none_or(|s| s > 4.0 * MIN_SECONDS) {
+                // 20 % headroom: a run a little faster than the calibration
+                // must still last the minimum.
+                let repeat = ((1.2 * MIN_SECONDS / t).ceil() as u32).max(1);
+                out.push(workload(p, kind, depth, repeat, nodes));
+                break;
+            }
+            if next.is_none() {
+                return Err(format!(
+                    "{}: no depth with reference counts runs {MIN_SECONDS} s",
+                    p.name
+                ));
+            }
+            depth += 1;
+        }
+        let w = out.last().expect("pushed");
+        progress(&format!(
+            "{} {kind}: depth {} x{} ({} leaves each)",
+            p.name, w.depth, w.repeat, w.nodes
+        ));
+    }
+    Ok(out)
+}
+
+fn workload(p: &Position, kind: &str, depth: u32, repeat: u32, nodes: u64) -> Workload {
+    let id = if repeat > 1 {
+        format!("{}-{kind}-d{depth}x{repeat}", p.name)
+    } else {
+        format!("{}-{kind}-d{depth}", p.name)
+    };
+    Workload {
+        id,
+        position: p.name.to_string(),
+        fen: p.fen.to_string(),
+        kind: kind.to_string(),
+        depth,
+        repeat,
+        nodes,
+    }
+}
+
+/// Runs `rounds` paired rounds: in round r the contenders start at index
+/// r (mod their number) and go round, each running every workload once.
+/// A round whose shortest run falls under [`MIN_SECONDS`] is noted on
+/// stderr (the record keeps it: the page shows every round).
+pub fn paired_rounds(
+    contenders: &[Contender],
+    workloads: &[Workload],
+    rounds: usize,
+) -> Result<Timings> {
+    let mut seconds: BTreeMap<String, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    let n = contenders.len();
+    for r in 0..rounds {
+        for w in workloads {
+            for k in 0..n {
+                let c = &contenders[(r + k) % n];
+                let t = c.run(w)?;
+                if t < MIN_SECONDS {
+                    progress(&format!(
+                        "note: {} on {} took {t:.3} s, under {MIN_SECONDS} s",
+                        c.name, w.id
+                    ));
+                }
+                seconds
+                    .entry(w.id.clone())
+                    .or_default()
+                    .entry(c.name.clone())
+                    .or_default()
+                    .push(t);
+            }
+        }
+        progress(&format!("round {}/{rounds} done", r + 1));
+    }
+    Ok(Timings {
+        rounds,
+        min_seconds: MIN_SECONDS,
+        order: "rotating: round r starts with contender r mod n; every workload in a round before the next round".into(),
+        workloads: workloads.to_vec(),
+        seconds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_paired_round_by_round() {
+        let w = |id: &str| Workload {
+            id: id.into(),
+            position: id.into(),
+            fen: String::new(),
+            kind: "bulk".into(),
+            depth: 1,
+            repeat: 1,
+            nodes: 1,
+        };
+        let mut seconds = BTreeMap::new();
+        let pair =
+            |a: Vec<f64>, b: Vec<f64>| BTreeMap::from([("a".to_string(), a), ("b".to_string(), b)]);
+        seconds.insert(
+            "p".to_string(),
+            pair(vec![1.0, 2.0, 1.0], vec![2.0, 4.0, 2.0]),
+        );
+        seconds.insert(
+            "q".to_string(),
+            pair(vec![1.0, 1.0, 1.0], vec![8.0, 8.0, 8.0]),
+        );
+        let t = Timings {
+            rounds: 3,
+            min_seconds: 0.5,
+            order: String::new(),
+            workloads: vec![w("p"), w("q")],
+            seconds,
+        };
+        // A slow round (2 s against 4 s) is still a ratio of 2.
+        assert_eq!(t.ratio("p", "a", "b").unwrap().rounds, vec![2.0, 2.0, 2.0]);
+        let g = t.geomean_ratio("bulk", "a", "b").unwrap();
+        assert!((g.interval.median - 4.0).abs() < 1e-12 && !g.tie);
+        assert!(t.ratio("p", "a", "missing").is_none());
+    }
+
+    #[test]
+    fn commands_fill_the_placeholders() {
+        let c = Contender {
+            name: "x".into(),
+            argv: vec![
+                "echo".into(),
+                "{fen}".into(),
+                "{depth}".into(),
+                "{repeat}".into(),
+            ],
+            cwd: None,
+            sha256: String::new(),
+            version: String::new(),
+        };
+        let w = Workload {
+            id: "p".into(),
+            position: "p".into(),
+            fen: "8/8 w".into(),
+            kind: "bulk".into(),
+            depth: 3,
+            repeat: 2,
+            nodes: 5,
+        };
+        assert_eq!(c.command_line(&w), "echo '8/8 w' 3 2");
+        // echo prints no leaf count: the run is refused.
+        assert!(c.run(&w).is_err());
+    }
+}

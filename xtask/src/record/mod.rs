@@ -1,0 +1,185 @@
+//! The records under `reports/data/`: the only source of the figures the
+//! pages show. A lab record (`peers-*.json` from `report`, `sliders-*.json`
+//! from `lab`) holds one or more paired comparisons with every round, the
+//! deterministic instruction counts, and everything needed to repeat the
+//! run (commit, binaries' SHA-256, command lines, toolchain, host). Match
+//! records (`match-*.json`) are in [`matches`].
+
+pub mod matches;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::measure::host::{CommitInfo, Host};
+use crate::measure::{Contender, Timings};
+use crate::util::{Result, root};
+
+/// The `format_version` of lab records written now. Version 1 records
+/// (medians only, no rounds) live in `reports/archive/data/`.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// `reports/data/`.
+pub fn data_dir() -> PathBuf {
+    root().join("reports").join("data")
+}
+
+/// The toolchain a record was measured with.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Toolchain {
+    /// `rustc -V`.
+    pub rustc: String,
+    /// `RUSTFLAGS` of every Rust build.
+    pub rustflags: String,
+    /// Cargo features of the Quince builds (besides each backend's own).
+    pub features: String,
+    /// `gcc --version`'s first line (the C peers), when they ran.
+    pub gcc: Option<String>,
+    /// `valgrind --version`, when instructions were counted.
+    pub valgrind: Option<String>,
+}
+
+/// One paired comparison: its contenders, every round, the command lines.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Comparison {
+    /// `"process"` (Quince's binary against C peers), `"crates"` (Quince
+    /// and the peer crates in one harness), `"backends"`.
+    pub name: String,
+    pub about: String,
+    /// The contender every ratio is taken against (how many times faster
+    /// it is): `"quince"`, or the best backend.
+    pub reference: String,
+    pub contenders: Vec<Contender>,
+    pub timings: Timings,
+    /// workload id -> contender -> the exact command line.
+    pub command_lines: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// Instructions per leaf (callgrind `Ir`, net of the same command at
+/// depth 0), deterministic.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Instructions {
+    pub position: String,
+    pub kind: String,
+    pub depth: u32,
+    pub nodes: u64,
+    pub engine: String,
+    pub per_node: f64,
+    pub command: String,
+}
+
+/// Facts of one sliding-attack backend's build.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct BackendFacts {
+    pub name: String,
+    /// Bytes of the tables the backend reads (`slider_table_bytes`).
+    pub table_bytes: u64,
+    /// `"L1d"`, `"L2"` or `"beyond L2"`: the smallest cache they fit.
+    pub fits: String,
+}
+
+/// A lab record (`peers-*` or `sliders-*`).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct LabRecord {
+    /// `"peers"` or `"sliders"`.
+    pub kind: String,
+    pub format_version: u32,
+    pub commit: CommitInfo,
+    /// When the run started, ISO 8601 UTC.
+    pub date_utc: String,
+    pub host: Host,
+    pub toolchain: Toolchain,
+    pub comparisons: Vec<Comparison>,
+    pub instructions: Vec<Instructions>,
+    /// For `sliders`: each backend's table facts.
+    pub backends: Vec<BackendFacts>,
+    /// Wall seconds the whole run took.
+    pub run_seconds: f64,
+}
+
+impl LabRecord {
+    pub fn comparison(&self, name: &str) -> Option<&Comparison> {
+        self.comparisons.iter().find(|c| c.name == name)
+    }
+
+    /// The file name it is written under.
+    pub fn file_name(&self) -> String {
+        format!(
+            "{}-{}-{}.json",
+            self.kind,
+            self.date_utc.get(..10).unwrap_or("undated"),
+            self.commit.short
+        )
+    }
+
+    pub fn write(&self) -> Result<PathBuf> {
+        let dir = data_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let path = dir.join(self.file_name());
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())? + "\n";
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(path)
+    }
+}
+
+/// Every record the pages draw from.
+pub struct Records {
+    /// Lab records with their file names, oldest first.
+    pub lab: Vec<(String, LabRecord)>,
+    pub matches: Vec<matches::MatchRecord>,
+}
+
+impl Records {
+    /// The newest clean record of `kind` (a dirty one is never quoted).
+    pub fn latest(&self, kind: &str) -> Option<(&str, &LabRecord)> {
+        self.lab
+            .iter()
+            .filter(|(_, r)| r.kind == kind && !r.commit.dirty)
+            .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc))
+            .map(|(f, r)| (f.as_str(), r))
+    }
+}
+
+fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Loads every record in `reports/data/`. A lab record of another format
+/// version is an error naming the file (old ones belong in the archive).
+pub fn load() -> Result<Records> {
+    load_from(&data_dir())
+}
+
+pub fn load_from(dir: &Path) -> Result<Records> {
+    let mut lab = Vec::new();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    names.sort();
+    for path in names {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with("peers-") || name.starts_with("sliders-") {
+            let r: LabRecord = read(&path)?;
+            if r.format_version != FORMAT_VERSION {
+                return Err(format!(
+                    "{name}: format_version {} (this xtask reads {FORMAT_VERSION})",
+                    r.format_version
+                ));
+            }
+            lab.push((name, r));
+        }
+    }
+    lab.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+    Ok(Records {
+        lab,
+        matches: matches::load(dir)?,
+    })
+}

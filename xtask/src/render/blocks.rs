@@ -1,0 +1,320 @@
+//! Rendered blocks inside hand-written pages, and the check that a page
+//! carries no figure outside them.
+//!
+//! A block is
+//!
+//! ```text
+//! <!-- render: NAME ARG... -->
+//! generated text
+//! <!-- /render -->
+//! ```
+//!
+//! or the same on one line (an inline figure in a sentence). Rendering
+//! replaces what stands between the markers and keeps everything else, so
+//! hand-written analysis survives and never holds a typed figure.
+
+use crate::util::Result;
+
+const OPEN: &str = "<!-- render:";
+const CLOSE: &str = "<!-- /render -->";
+
+/// One block: its name and arguments, and where its content lies.
+#[derive(Debug, PartialEq)]
+pub struct Block<'a> {
+    pub name: &'a str,
+    pub args: Vec<&'a str>,
+    /// Byte range of the generated content (between the markers).
+    pub content: std::ops::Range<usize>,
+}
+
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at].matches('\n').count() + 1
+}
+
+/// Every block in `text`, in order; an unclosed or nested block is an error
+/// naming its line.
+pub fn parse(text: &str) -> Result<Vec<Block<'_>>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(start) = text[at..].find(OPEN).map(|i| i + at) {
+        let head_end = text[start..]
+            .find("-->")
+            .map(|i| start + i)
+            .ok_or_else(|| format!("line {}: unterminated render marker", line_of(text, start)))?;
+        let spec = text[start + OPEN.len()..head_end].trim();
+        let mut words = spec.split_whitespace();
+        let name = words.next().ok_or_else(|| {
+            format!(
+                "line {}: render marker without a name",
+                line_of(text, start)
+            )
+        })?;
+        let content_start = head_end + 3;
+        let close = text[content_start..]
+            .find(CLOSE)
+            .map(|i| content_start + i)
+            .ok_or_else(|| {
+                format!(
+                    "line {}: block '{name}' is not closed by {CLOSE}",
+                    line_of(text, start)
+                )
+            })?;
+        if let Some(nested) = text[content_start..close].find(OPEN) {
+            return Err(format!(
+                "line {}: a block inside block '{name}'",
+                line_of(text, content_start + nested)
+            ));
+        }
+        out.push(Block {
+            name,
+            args: words.collect(),
+            content: content_start..close,
+        });
+        at = close + CLOSE.len();
+    }
+    Ok(out)
+}
+
+/// `text` with every block's content replaced by `fill(name, args)`. A
+/// multi-line block (its marker ends its line) gets its content on lines
+/// of its own.
+pub fn fill(text: &str, mut fill: impl FnMut(&str, &[&str]) -> Result<String>) -> Result<String> {
+    let blocks = parse(text)?;
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for b in &blocks {
+        let generated = fill(b.name, &b.args).map_err(|e| {
+            format!(
+                "line {}: block '{}': {e}",
+                line_of(text, b.content.start),
+                b.name
+            )
+        })?;
+        out.push_str(&text[last..b.content.start]);
+        if text[b.content.start..].starts_with('\n') {
+            out.push('\n');
+            out.push_str(generated.trim_end_matches('\n'));
+            out.push('\n');
+        } else {
+            out.push_str(generated.trim());
+        }
+        last = b.content.end;
+    }
+    out.push_str(&text[last..]);
+    Ok(out)
+}
+
+/// The first line where `a` and `b` differ, with both versions, or `None`.
+pub fn first_difference(a: &str, b: &str) -> Option<(usize, String, String)> {
+    let (mut la, mut lb) = (a.lines(), b.lines());
+    let mut n = 0;
+    loop {
+        n += 1;
+        match (la.next(), lb.next()) {
+            (None, None) => return None,
+            (x, y) if x == y => continue,
+            (x, y) => {
+                return Some((
+                    n,
+                    x.unwrap_or("(end of file)").into(),
+                    y.unwrap_or("(end of file)").into(),
+                ));
+            }
+        }
+    }
+}
+
+/// Text that reads as a typed figure: a ratio (`1.5x`), a percentage,
+/// a `±` margin, a speed, or any decimal number. Dates, versions (`15.1`,
+/// `1.95`), time controls (`10+0.1`), code spans and links are not read.
+pub fn typed_figures(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut in_block = false;
+    let mut in_fence = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let mut rest = String::new();
+        // Drop rendered blocks (possibly inline), code spans and links.
+        let mut s = line;
+        loop {
+            if in_block {
+                match s.find(CLOSE) {
+                    Some(j) => {
+                        in_block = false;
+                        s = &s[j + CLOSE.len()..];
+                    }
+                    None => break,
+                }
+            } else {
+                match s.find(OPEN) {
+                    Some(j) => {
+                        rest.push_str(&s[..j]);
+                        in_block = true;
+                        s = &s[j..];
+                        s = s.find("-->").map_or("", |k| &s[k + 3..]);
+                    }
+                    None => {
+                        rest.push_str(s);
+                        break;
+                    }
+                }
+            }
+        }
+        if in_fence {
+            continue;
+        }
+        let cleaned = strip_code_and_links(&rest);
+        if let Some(figure) = figure_in(&cleaned) {
+            found.push((i + 1, figure));
+        }
+    }
+    found
+}
+
+fn strip_code_and_links(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_code = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        // A link target: ](...) is a path, not prose.
+        if c == ']' && chars.peek() == Some(&'(') {
+            for d in chars.by_ref() {
+                if d == ')' {
+                    break;
+                }
+            }
+            out.push(']');
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The first typed figure in a line of prose, if any.
+fn figure_in(line: &str) -> Option<String> {
+    let b = line.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        if line[i..].starts_with('±') {
+            return Some("±".into());
+        }
+        // A digit continuing a word, a number or a joined pair ("x86-64",
+        // "10+0.1") starts no figure.
+        let joined =
+            i > 1 && (b[i - 1] == b'+' || b[i - 1] == b'-') && b[i - 2].is_ascii_alphanumeric();
+        if !b[i].is_ascii_digit()
+            || joined
+            || (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.'))
+        {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && (b[i].is_ascii_digit() || b[i] == b'.' || b[i] == b',') {
+            i += 1;
+        }
+        let number = line[start..i].trim_end_matches(['.', ',']);
+        let after = line[start + number.len()..].trim_start_matches(' ');
+        let dots = number.matches('.').count();
+        let is_decimal = dots == 1 && !after.starts_with(|c: char| c.is_ascii_digit());
+        // Versions and the like: "15.1", "1.95", "0.8.2" next to a name.
+        let before = line[..start].trim_end();
+        let versionish = dots > 1
+            || [
+                "rustc",
+                "Stockfish",
+                "version",
+                "v",
+                "cozy-chess",
+                "shakmaty",
+                "chess",
+                "criterion",
+                "valgrind",
+                "MPerft",
+                "gungraun",
+                "python-chess",
+                "Fairy-Max",
+                "fairymax",
+            ]
+            .iter()
+            .any(|w| before.ends_with(w));
+        let ratio =
+            after.starts_with('x') && !after[1..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        let percent = after.starts_with('%');
+        let speed =
+            after.starts_with("Mnodes") || after.starts_with("nodes/s") || after.starts_with("Elo");
+        if !versionish && (ratio || percent || speed || is_decimal) {
+            return Some(line[start..(start + number.len() + 1).min(line.len())].to_string());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_filled_and_the_rest_kept() {
+        let page = "intro\n<!-- render: table a b -->\nold\n<!-- /render -->\nsee <!-- render: value x -->1.0x<!-- /render --> here\n";
+        let out = fill(page, |name, args| Ok(format!("{name}:{}", args.join(",")))).unwrap();
+        assert_eq!(
+            out,
+            "intro\n<!-- render: table a b -->\ntable:a,b\n<!-- /render -->\nsee <!-- render: value x -->value:x<!-- /render --> here\n"
+        );
+        // Filling is idempotent.
+        assert_eq!(
+            fill(&out, |name, args| Ok(format!("{name}:{}", args.join(",")))).unwrap(),
+            out
+        );
+    }
+
+    #[test]
+    fn broken_markers_name_their_line() {
+        assert!(
+            parse("a\n<!-- render: x -->\nb\n")
+                .unwrap_err()
+                .starts_with("line 2")
+        );
+        assert!(parse("<!-- render: x --><!-- render: y --><!-- /render -->").is_err());
+        let err = fill("x\n<!-- render: bad -->\n<!-- /render -->\n", |_, _| {
+            Err("no such block".into())
+        })
+        .unwrap_err();
+        assert!(
+            err.contains("line 2") && err.contains("no such block"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn differences_name_the_line() {
+        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+        assert_eq!(
+            first_difference("a\nb\n", "a\nc\n"),
+            Some((2, "b".into(), "c".into()))
+        );
+    }
+
+    #[test]
+    fn typed_figures_are_found_outside_blocks_only() {
+        let page = "Quince is 1.52x faster\nrendered <!-- render: v -->1.52x<!-- /render --> fine\n\
+                    55 % of games\n<!-- render: t -->\n| 3.2 | 4 % |\n<!-- /render -->\n\
+                    Stockfish 15.1 at 10+0.1 with rustc 1.95 on 2 cores, perft(7) = 3195901860\n\
+                    `1.5x` in code and [v1.2](a/1.5x.md)\n+19.1 ± 40.3 Elo\n";
+        let found: Vec<usize> = typed_figures(page).into_iter().map(|(l, _)| l).collect();
+        assert_eq!(found, vec![1, 3, 9]);
+    }
+}

@@ -1,0 +1,120 @@
+//! Rendering the pages from the records, and checking that they match.
+//!
+//! `report --render` fills every rendered block of every page below and
+//! redraws the charts; `report --check` does the same in memory and fails
+//! on the first difference (naming the page and line), on a figure typed
+//! outside a block, and on a dirty record. So a figure a reader sees
+//! either comes from a record in `reports/data/` or fails CI.
+
+pub mod blocks;
+mod charts;
+mod lab;
+pub mod matches;
+
+use std::path::PathBuf;
+
+use crate::record::{self, Records};
+use crate::util::{Result, root};
+
+/// The pages with rendered blocks, relative to the workspace root. Each is
+/// also checked for typed figures outside its blocks.
+pub const PAGES: [&str; 7] = [
+    "README.md",
+    "reports/README.md",
+    "reports/sliders.md",
+    "reports/strength.md",
+    "reports/nnue.md",
+    "reports/tuning.md",
+    "docs/lab.md",
+];
+
+/// Pages checked for typed figures only: they have no blocks yet, and
+/// must carry no figure at all outside code.
+pub const FIGURE_FREE: [&str; 1] = ["reports/reliability.md"];
+
+/// The generated content of one block.
+fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<String> {
+    if let Some(out) = lab::block(name, args, records, page) {
+        return out;
+    }
+    if let Some(out) = matches::block(name, args, &records.matches) {
+        return out;
+    }
+    Err(format!("no block named '{name}'"))
+}
+
+/// Every page and chart as rendered now: (path, new text, old text).
+fn rendered(records: &Records) -> Result<Vec<(PathBuf, String, String)>> {
+    let mut out = Vec::new();
+    for page in PAGES {
+        let path = root().join(page);
+        let old = std::fs::read_to_string(&path).map_err(|e| format!("{page}: {e}"))?;
+        let new = blocks::fill(&old, |name, args| block(name, args, records, page))
+            .map_err(|e| format!("{page}: {e}"))?;
+        out.push((path, new, old));
+    }
+    for (file, svg) in charts::all(records)? {
+        let path = root().join(&file);
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        out.push((path, svg, old));
+    }
+    Ok(out)
+}
+
+/// Writes every page and chart; returns the files that changed.
+pub fn render() -> Result<Vec<PathBuf>> {
+    let records = record::load()?;
+    let mut changed = Vec::new();
+    for (path, new, old) in rendered(&records)? {
+        if new != old {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            std::fs::write(&path, &new).map_err(|e| format!("{}: {e}", path.display()))?;
+            changed.push(path);
+        }
+    }
+    Ok(changed)
+}
+
+/// Every problem `--check` finds, one line each (empty: all is well).
+pub fn check() -> Result<Vec<String>> {
+    let records = record::load()?;
+    let mut problems = Vec::new();
+    for (name, r) in &records.lab {
+        if r.commit.dirty {
+            problems.push(format!(
+                "reports/data/{name}: measured from an uncommitted tree (dirty)"
+            ));
+        }
+    }
+    for (path, new, old) in rendered(&records)? {
+        let shown = path
+            .strip_prefix(root())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if let Some((line, was, would)) = blocks::first_difference(&old, &new) {
+            problems.push(format!(
+                "{shown}:{line}: differs from its records (run `cargo run -p xtask -- report --render`)\n    page:     {was}\n    rendered: {would}"
+            ));
+        }
+        if shown.ends_with(".md") {
+            for (line, figure) in blocks::typed_figures(&old) {
+                problems.push(format!(
+                    "{shown}:{line}: typed figure '{figure}' outside a rendered block"
+                ));
+            }
+        }
+    }
+    for page in FIGURE_FREE {
+        let text =
+            std::fs::read_to_string(root().join(page)).map_err(|e| format!("{page}: {e}"))?;
+        for (line, figure) in blocks::typed_figures(&text) {
+            problems.push(format!(
+                "{page}:{line}: typed figure '{figure}' outside a rendered block"
+            ));
+        }
+    }
+    Ok(problems)
+}
