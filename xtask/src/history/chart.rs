@@ -10,6 +10,8 @@ use crate::util::Result;
 pub struct Point {
     /// The short hash, written beside the point when it is a notable step.
     pub label: String,
+    /// The commit's date, `MM-DD`, written under the axis with the hash.
+    pub date: String,
     /// `None` where the commit could not be measured (drawn as a gap).
     pub value: Option<f64>,
 }
@@ -51,7 +53,10 @@ pub fn render(chart: &HistoryChart) -> Result<String> {
     // A round step from the spread, the axis snapped to multiples of it,
     // with a step's room above the highest line for the legend.
     let (_, step) = nice_axis((top - bottom).max(top * 0.02));
-    let y_min = ((bottom / step).floor() - 1.0).max(0.0) * step;
+    // From zero, so a step's height reads as its share of the whole (an
+    // axis starting near the data made a quarter look like four fifths).
+    let _ = bottom;
+    let y_min = 0.0;
     let y_max = ((top / step).ceil() + 1.0) * step;
     let places = (-step.log10().floor()).max(0.0) as usize;
 
@@ -68,16 +73,22 @@ pub fn render(chart: &HistoryChart) -> Result<String> {
             .y_label_area_size(80)
             .build_cartesian_2d(-0.5..(n as f64 - 0.5), y_min..y_max)
             .map_err(err)?;
-        // Commits are numbered as in the page's table; a short hash on
-        // the axis would not fit 30 across (plotters' SVG backend does not
-        // rotate labels), so hashes label only the notable steps below.
+        // Date and short hash under every few commits: all of them would
+        // not fit across (plotters' SVG backend does not rotate labels).
+        let every = n.div_ceil(8).max(1);
+        let labels: Vec<String> = chart
+            .points
+            .iter()
+            .map(|p| format!("{} {}", p.date, p.label))
+            .collect();
         cc.configure_mesh()
             .disable_x_mesh()
             .x_labels(n + 1)
             .x_label_formatter(&|x| {
                 let k = x.round();
-                if (x - k).abs() < 1e-6 && k >= 0.0 && (k as usize) < n {
-                    format!("{}", k as usize + 1)
+                if (x - k).abs() < 1e-6 && k >= 0.0 && (k as usize) < n && (k as usize) % every == 0
+                {
+                    labels[k as usize].clone()
                 } else {
                     String::new()
                 }
@@ -85,7 +96,7 @@ pub fn render(chart: &HistoryChart) -> Result<String> {
             .y_labels(((y_max - y_min) / step).round() as usize + 1)
             .y_label_formatter(&|y| format!("{y:.places$}"))
             .y_desc("instructions per node (fewer is better)")
-            .x_desc("commits that changed src/, oldest to newest (numbered as in the table)")
+            .x_desc("commits that changed src/, oldest to newest (date and commit)")
             .label_style((FONT, 15).into_font().color(&TEXT))
             .axis_desc_style((FONT, 16).into_font().color(&TEXT))
             .max_light_lines(1)
@@ -188,14 +199,17 @@ mod tests {
             points: vec![
                 Point {
                     label: "aaaaaaa".into(),
+                    date: "11-24".into(),
                     value: Some(30.0),
                 },
                 Point {
                     label: "bbbbbbb".into(),
+                    date: "11-25".into(),
                     value: None,
                 },
                 Point {
                     label: "ccccccc".into(),
+                    date: "11-26".into(),
                     value: Some(28.7),
                 },
             ],
@@ -216,6 +230,7 @@ mod tests {
             title: "t".into(),
             points: vec![Point {
                 label: "a".into(),
+                date: "11-26".into(),
                 value: None,
             }],
             baseline: None,

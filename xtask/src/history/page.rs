@@ -20,14 +20,23 @@ pub fn write(cache: &Cache, commits: &[CommitRef]) -> Result<Vec<PathBuf>> {
         .iter()
         .map(|c| Point {
             label: c.hash[..7].to_string(),
+            date: c.date.get(5..10).unwrap_or("").to_string(),
             value: cache.entries.get(&c.hash).and_then(|e| e.per_node),
         })
         .collect();
     let svg = render(&HistoryChart {
-        title: format!(
-            "CI perft workload, instructions per node, last {} commits that changed src/",
-            commits.len()
-        ),
+        title: {
+            let newest = commits.last();
+            let host = newest
+                .and_then(|c| cache.entries.get(&c.hash))
+                .map_or("", |e| e.cpu.as_str());
+            format!(
+                "CI perft workload, instructions per node, {} commits to {} ({}), counted on {host}",
+                commits.len(),
+                newest.map_or("", |c| &c.hash[..7]),
+                newest.map_or("", |c| c.date.get(..10).unwrap_or("")),
+            )
+        },
         points,
         baseline: base.as_ref().map(|(b, g, _)| (*b, *g)),
     })?;

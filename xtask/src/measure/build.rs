@@ -24,11 +24,14 @@ pub struct Built {
     pub lab_perft: PathBuf,
 }
 
-/// Builds `quince` and `lab_perft` from `checkout` with `features`
-/// (a backend's feature among them), each set of features in its own
-/// target directory so that builds do not overwrite each other.
+/// Builds `quince` and `lab_perft` from `checkout` with `features` (a
+/// backend's feature among them) and copies both to `target/lab/<label>/`.
+/// Every build shares one target directory, so the harness's
+/// dev-dependencies (the peer crates, criterion, ...) compile once, not
+/// once per backend.
 pub fn build(checkout: &Path, label: &str, features: &str) -> Result<Built> {
-    let target = root().join("target").join("lab").join(label);
+    let lab = root().join("target").join("lab");
+    let target = lab.join("build");
     let mut cmd = Command::new(cargo());
     cmd.current_dir(checkout)
         .args([
@@ -45,9 +48,17 @@ pub fn build(checkout: &Path, label: &str, features: &str) -> Result<Built> {
         .env("CARGO_TARGET_DIR", &target);
     set_rustflags(&mut cmd, rustflags());
     status(&mut cmd)?;
-    let dir = target.join("release");
+    let out = lab.join(label);
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let copy = |from: PathBuf, name: &str| -> Result<PathBuf> {
+        let to = out.join(name);
+        std::fs::copy(&from, &to)
+            .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))?;
+        Ok(to)
+    };
+    let release = target.join("release");
     Ok(Built {
-        quince: dir.join("quince"),
-        lab_perft: dir.join("examples").join("lab_perft"),
+        quince: copy(release.join("quince"), "quince")?,
+        lab_perft: copy(release.join("examples").join("lab_perft"), "lab_perft")?,
     })
 }

@@ -6,6 +6,7 @@
 //! records (`match-*.json`) are in [`matches`].
 
 pub mod matches;
+pub mod v1;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ use crate::measure::{Contender, Timings};
 use crate::util::{Result, root};
 
 /// The `format_version` of lab records written now. Version 1 records
-/// (medians only, no rounds) live in `reports/archive/data/`.
+/// (medians only, no rounds) live in `reports/data/v1/` ([`v1`]).
 pub const FORMAT_VERSION: u32 = 2;
 
 /// `reports/data/`.
@@ -128,6 +129,8 @@ pub struct Records {
     /// Lab records with their file names, oldest first.
     pub lab: Vec<(String, LabRecord)>,
     pub matches: Vec<matches::MatchRecord>,
+    /// Format-1 records (`reports/data/v1/`), for the history table only.
+    pub v1: Vec<(String, v1::Record)>,
 }
 
 impl Records {
@@ -181,5 +184,6 @@ pub fn load_from(dir: &Path) -> Result<Records> {
     Ok(Records {
         lab,
         matches: matches::load(dir)?,
+        v1: v1::load(&dir.join("v1"))?,
     })
 }

@@ -381,6 +381,59 @@ fn records_index(records: &Records, page: &str) -> String {
     s
 }
 
+/// The format-1 records, grouped by host: each a row of single medians.
+fn v1_summary(records: &Records, page: &str) -> String {
+    let mut by_host: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let x = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}x"));
+    for (file, r) in &records.v1 {
+        let row = if r.kind == "peers" {
+            format!(
+                "| {} | `{}` | {} | bulk {}, full make {}, move generation {}; Gigantua {} |",
+                r.date_utc.get(..10).unwrap_or(""),
+                r.commit.short.get(..7).unwrap_or(""),
+                record_link(page, file),
+                x(r.ratio_to_best("perft-bulk", &["cozy-chess", "shakmaty", "chess"])),
+                x(r.ratio_to_best("perft-full", &["cozy-chess", "shakmaty", "chess"])),
+                x(r.ratio_to_best("movegen", &["cozy-chess", "shakmaty", "chess"])),
+                x(r.ratio_to_best("process-bulk", &["gigantua"])),
+            )
+        } else {
+            let mut b: Vec<_> = r
+                .backends
+                .iter()
+                .filter_map(|b| Some((b.name.as_str(), b.bulk_ratio_to_best_geomean?)))
+                .collect();
+            b.sort_by(|a, c| c.1.total_cmp(&a.1));
+            let top: Vec<String> = b
+                .iter()
+                .take(3)
+                .map(|(n, v)| format!("`{n}` {v:.2}"))
+                .collect();
+            let hq = b
+                .iter()
+                .find(|(n, _)| *n == "hq")
+                .map_or("-".into(), |(_, v)| format!("{v:.2}"));
+            format!(
+                "| {} | `{}` | {} | backends, bulk speed over the best: {}; `hq` {hq} |",
+                r.date_utc.get(..10).unwrap_or(""),
+                r.commit.short.get(..7).unwrap_or(""),
+                record_link(page, file),
+                top.join(", ")
+            )
+        };
+        by_host.entry(family_name(&r.host)).or_default().push(row);
+    }
+    let mut s = String::new();
+    for (host, rows) in by_host {
+        writeln!(s, "**{host}**\n\n| date | commit | record | Quince over the best peer crate (geometric mean of single medians) |\n| --- | --- | --- | --- |").unwrap();
+        for r in rows {
+            writeln!(s, "{r}").unwrap();
+        }
+        writeln!(s).unwrap();
+    }
+    s
+}
+
 fn baseline() -> Result<String> {
     let path = crate::track::baseline_path();
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -472,6 +525,7 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
         "ratio" => inline_ratio(records, args),
         "records.index" => Ok(records_index(records, page)),
         "baseline" => baseline(),
+        "v1.summary" => Ok(v1_summary(records, page)),
         "data.dir" => Ok(root().join("reports/data").display().to_string()),
         _ => return None,
     })

@@ -175,9 +175,12 @@ fn peer_version(name: &str, bin: &std::path::Path) -> String {
         .and_then(|p| std::fs::read_to_string(p).ok())
         .and_then(|t| serde_json::from_str(&t).ok());
     v.and_then(|v| {
-        v[name]["commit"]
-            .as_str()
-            .map(|c| format!("{name} at {}", c.get(..12).unwrap_or(c)))
+        let commit = v[name]["commit"].as_str()?;
+        let flags = v[name]["flags"].as_str().unwrap_or("");
+        Some(format!(
+            "{name} at {}, {flags}",
+            commit.get(..12).unwrap_or(commit)
+        ))
     })
     .unwrap_or_else(|| "built locally".into())
 }
