@@ -30,6 +30,20 @@ Two engines, python-chess in the middle:
 * The last line is `summary: {...}`, one JSON object (games, W/D/L,
   pentanomial, Elo, margin, LLR, verdict, time losses, illegal moves,
   crashes) for scripts; `--json FILE` writes the same object to a file.
+* Before the first game the runner writes a *header record* beside the
+  games: both engines (label, path, commit where `--a-commit`/`--b-commit`
+  give it, SHA-256 of the binary, the options set and the engine's own
+  option list), time control, openings file and order, games at once,
+  adjudication rules, SPRT bounds, the command line and the host (CPU
+  vendor, family, model, model name, cores from /proc/cpuinfo). A state
+  file under reports/ gets reports/data/match-<name>.json, <name> being
+  its path under reports/ with `/` as `-` (reports/sprt/a-vs-b.jsonl:
+  match-sprt-a-vs-b.json); elsewhere the header goes beside it as
+  <state>.match.json; `--record FILE` chooses, `--no-record` skips it.
+  Each pair's line names its host *segment*; a run resumed on another
+  host appends a segment to the header (one resumed on the same host
+  extends the last), so the pages (`cargo run -p xtask -- report
+  --render`) show which games were played where.
 
 An SPRT of a search change (the new build as A, the old as B):
     tools/match.py --a target/new/quince --b target/old/quince \\
@@ -40,8 +54,12 @@ import argparse
 import asyncio
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import os
+import platform
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -68,6 +86,10 @@ BOOK = [
     ("Reti", "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6 e1g1 f8e7"),
     ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 g1f3 f8g7"),
 ]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The header record's format (xtask/src/record/matches.rs reads it).
+RECORD_FORMAT = 1
 
 RESIGN_CP, RESIGN_PLIES = 1000, 6
 DRAW_CP, DRAW_PLIES, DRAW_FROM_PLY = 10, 12, 80
@@ -308,6 +330,8 @@ class PairLog:
     def __init__(self, tally):
         self.tally = tally
         self.events = {}
+        self.nps_sum = {}
+        self.nps_n = {}
 
     def count(self, event, role):
         roles = self.events.setdefault(event, {})
@@ -315,6 +339,230 @@ class PairLog:
 
     def nps(self, role, value):
         self.tally.nps(role, value)
+        self.nps_sum[role] = self.nps_sum.get(role, 0) + value
+        self.nps_n[role] = self.nps_n.get(role, 0) + 1
+
+    def mean_nps(self):
+        """Each engine's mean nodes/s over this pair's moves."""
+        return {role: round(self.nps_sum[role] / n) for role, n in sorted(self.nps_n.items())}
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def repo_path(path):
+    """`path` relative to the repository root if it lies inside it, else absolute."""
+    if path is None:
+        return None
+    full = os.path.abspath(path)
+    if full == ROOT or full.startswith(ROOT + os.sep):
+        return os.path.relpath(full, ROOT)
+    return full
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as data:
+        for chunk in iter(lambda: data.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def host_facts():
+    """The CPU as /proc/cpuinfo names it (first processor), and the cores."""
+    facts = {"cpu_vendor": None, "cpu_family": None, "cpu_model": None, "cpu_stepping": None,
+             "cpu_model_name": None, "logical_cores": None}
+    keys = {"vendor_id": ("cpu_vendor", str), "cpu family": ("cpu_family", int), "model": ("cpu_model", int),
+            "stepping": ("cpu_stepping", int), "model name": ("cpu_model_name", str)}
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                if key.strip() in keys:
+                    field, kind = keys[key.strip()]
+                    try:
+                        facts[field] = kind(value.strip())
+                    except ValueError:
+                        pass
+    except OSError:
+        pass
+    try:
+        facts["logical_cores"] = len(os.sched_getaffinity(0))
+    except AttributeError:
+        facts["logical_cores"] = os.cpu_count()
+    return facts
+
+
+def git(*args):
+    try:
+        out = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return None
+
+
+def describe_engine(spec, commit):
+    """One engine for the header: started once to read its name and options."""
+    command = spec["command"]
+    binary = command if os.path.exists(command) else shutil.which(command)
+    engine = {
+        "label": spec["name"],
+        "path": repo_path(binary) if binary else command,
+        "protocol": spec["proto"],
+        "id_name": None,
+        "id_author": None,
+        "commit": commit,
+        "sha256": sha256_of(binary) if binary and os.path.isfile(binary) else None,
+        "options": spec["options"],
+        "engine_options": None,
+    }
+    try:
+        player = Player(dict(spec, name=None))
+        try:
+            engine["id_name"] = player.engine.id.get("name")
+            engine["id_author"] = player.engine.id.get("author")
+            engine["engine_options"] = [
+                {key: value for key, value in (("name", o.name), ("type", o.type), ("default", o.default),
+                                               ("min", o.min), ("max", o.max), ("var", list(o.var or [])))
+                 if value not in (None, [])}
+                for o in player.engine.options.values()
+            ]
+        finally:
+            player.close()
+    except Exception as error:  # the match itself will say what is wrong
+        print(f"warning: could not ask {command} for its name and options: {error}", file=sys.stderr)
+    if not engine["label"]:
+        engine["label"] = engine["id_name"] or command
+    if commit is None and (engine["id_name"] or "").lower().startswith("quince"):
+        head, dirty = git("rev-parse", "HEAD"), git("status", "--porcelain", "--untracked-files=no")
+        engine["commit_note"] = (
+            "not given (--a-commit / --b-commit); when the match started this tree's HEAD was "
+            f"{head} ({'with uncommitted changes' if dirty else 'clean'})" if head else "not given"
+        )
+    return engine
+
+
+def record_path(args):
+    """Where the header record goes (None: nowhere)."""
+    if args.no_record:
+        return None
+    if args.record:
+        return args.record
+    if not args.state:
+        return None
+    state = os.path.abspath(args.state)
+    reports = os.path.join(ROOT, "reports") + os.sep
+    if state.startswith(reports):
+        name = os.path.splitext(os.path.relpath(state, reports))[0].replace(os.sep, "-")
+        return os.path.join(ROOT, "reports", "data", f"match-{name}.json")
+    return os.path.splitext(state)[0] + ".match.json"
+
+
+def pair_ranges(indices):
+    """Inclusive ranges of pair indices: [0, 1, 2, 5] gives [[0, 2], [5, 5]]."""
+    out = []
+    for i in sorted(set(indices)):
+        if out and i == out[-1][1] + 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return out
+
+
+def expand(ranges):
+    return {i for low, high in ranges or [] for i in range(low, high + 1)}
+
+
+def make_header(args, specs, labels, commits, openings, pairs, sprt_test):
+    engines = {role.lower(): describe_engine(specs[role], commits[role]) for role in "AB"}
+    for role in "AB":
+        engines[role.lower()]["label"] = labels.get(role) or engines[role.lower()]["label"]
+    if engines["a"]["label"] == engines["b"]["label"]:
+        engines["a"]["label"] += " (A)"
+        engines["b"]["label"] += " (B)"
+    now = utc_now()
+    return {
+        "format_version": RECORD_FORMAT,
+        "kind": args.kind or ("sprt" if sprt_test else "match"),
+        "title": args.title,
+        "games_log": repo_path(args.state),
+        "log_format": "pairs",
+        "pgn": repo_path(args.pgn),
+        "engines": engines,
+        "time_control": args.tc,
+        "openings": {
+            "file": repo_path(args.openings),
+            "sha256": sha256_of(args.openings) if args.openings else None,
+            "count": len(openings),
+            "order": ("pair i plays position i mod count of the file, in file order, once with each colour"
+                      if args.openings else
+                      "pair i plays built-in line i mod count (tools/match.py BOOK), once with each colour"),
+        },
+        "games_planned": pairs * 2,
+        "concurrency": args.concurrency,
+        "adjudication": {
+            "enabled": args.adjudicate,
+            "resign_cp": RESIGN_CP, "resign_plies": RESIGN_PLIES,
+            "draw_cp": DRAW_CP, "draw_plies": DRAW_PLIES, "draw_from_ply": DRAW_FROM_PLY,
+        },
+        "clock": {"kept_by": "the runner (wall clock around each engine call)", "hang_grace_s": HANG_GRACE},
+        "sprt": ({"elo0": sprt_test[0], "elo1": sprt_test[1], "alpha": 0.05, "beta": 0.05}
+                 if sprt_test else None),
+        "started_utc": now,
+        "command_line": ["tools/match.py", *sys.argv[1:]],
+        "runner": {"python_chess": chess.__version__, "python": platform.python_version(),
+                   "kernel": platform.release()},
+        "segments": [{"host": host_facts(), "pairs": None, "started_utc": now, "finished_utc": None, "runs": 1}],
+        "backfilled": False,
+    }
+
+
+def merge_header(old, new, done):
+    """The header of a resumed match: the old one, with this run's segment
+    (the last one extended when the host is the same, else a new one);
+    differences from the first run are printed and kept in the segment."""
+    for key in ("time_control", "openings", "concurrency", "adjudication", "sprt"):
+        if old.get(key) != new[key]:
+            print(f"warning: resuming with {key} {new[key]!r}; the match began with {old.get(key)!r}",
+                  file=sys.stderr)
+    segment = new["segments"][0]
+    changed = {}
+    for role in ("a", "b"):
+        was, now = old.get("engines", {}).get(role, {}), new["engines"][role]
+        diff = {k: now[k] for k in ("sha256", "commit", "options") if was.get(k) != now[k]}
+        if diff:
+            print(f"warning: engine {role.upper()} differs from the one the match began with: {diff}",
+                  file=sys.stderr)
+            changed[role] = diff
+    segments = old.setdefault("segments", [])
+    claimed = set().union(*(expand(s.get("pairs")) for s in segments)) if segments else set()
+    unclaimed = sorted(set(done) - claimed)
+    if unclaimed and (not segments or all(s.get("pairs") is not None for s in segments)):
+        segments.append({"host": None, "pairs": pair_ranges(unclaimed),
+                         "note": "played before this header was written: host not recorded"})
+    last = segments[-1] if segments else None
+    if last is not None and last.get("host") == segment["host"] and not changed:
+        last["runs"] = last.get("runs", 1) + 1
+        last["finished_utc"] = None
+    else:
+        if changed:
+            segment["engines"] = changed
+        segments.append(segment)
+    old.setdefault("resumed_utc", []).append(new["started_utc"])
+    old.setdefault("resumed_command_lines", []).append(new["command_line"])
+    return old, len(segments) - 1
+
+
+def write_json(path, data):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    temporary = path + ".tmp"
+    with open(temporary, "w") as out:
+        json.dump(data, out, indent=1)
+        out.write("\n")
+    os.replace(temporary, path)
 
 
 def summary(tally, args, names, sprt_test):
@@ -366,6 +614,13 @@ def main():
     parser.add_argument("--state", help="JSON-lines file of finished pairs: resume from it, append to it")
     parser.add_argument("--pgn", default="match.pgn", help="PGN output (appended to when resuming)")
     parser.add_argument("--json", help="also write the summary object to this file")
+    parser.add_argument("--record", help="the header record (default: from --state, see above)")
+    parser.add_argument("--no-record", action="store_true", help="write no header record")
+    parser.add_argument("--kind", choices=["match", "sprt", "sweep"], help="for the header (default: sprt with --sprt)")
+    parser.add_argument("--title", help="for the header: what the match measures (an SPRT: the change)")
+    parser.add_argument("--a-commit", help="for the header: the commit engine A was built from")
+    parser.add_argument("--b-commit", help="for the header: the commit engine B was built from")
+    parser.add_argument("--dry-run", action="store_true", help="print the header record and exit without playing")
     args = parser.parse_args()
     sprt_test = None
     if args.sprt:
@@ -404,6 +659,22 @@ def main():
         for role in "AB"
     }
     todo = [i for i in range(pairs) if i not in tally.done]
+    header_file, header, segment = record_path(args), None, None
+    if header_file or args.dry_run:
+        labels = {role: specs[role]["name"] for role in "AB"}
+        header = make_header(args, specs, labels, {"A": args.a_commit, "B": args.b_commit}, openings, pairs, sprt_test)
+        segment = 0
+        if tally.done and header_file and os.path.exists(header_file):
+            with open(header_file) as old:
+                header, segment = merge_header(json.load(old), header, tally.done)
+        elif tally.done:  # a log begun before the runner wrote headers
+            header, segment = merge_header(dict(header, segments=[]), header, tally.done)
+        if args.dry_run:
+            print(json.dumps(header, indent=1))
+            return 0
+        write_json(header_file, header)
+        print(f"header record: {repo_path(header_file)} (host segment {segment})", flush=True)
+    run_pairs = set()
     next_pair = iter(todo)
     stop = threading.Event()
     names = {}
@@ -436,7 +707,12 @@ def main():
                     record.setdefault("pgn", []).append(str(game))
                 record["events"] = log.events
                 record["finished"] = round(time.time(), 1)
+                if segment is not None:
+                    record["segment"] = segment
+                if log.nps_n:
+                    record["nps"] = log.mean_nps()
                 with output_lock:
+                    run_pairs.add(index)
                     with tally.lock:
                         tally.add_pair(record)
                     with open(args.pgn, "a") as pgn:
@@ -480,9 +756,16 @@ def main():
         print("interrupted: finishing the games under way (Ctrl-C again to abandon them)", file=sys.stderr)
         for thread in threads:
             thread.join()
+    if header_file:
+        this_run = header["segments"][segment]
+        this_run["pairs"] = pair_ranges(expand(this_run.get("pairs")) | run_pairs)
+        this_run["finished_utc"] = utc_now()
+        write_json(header_file, header)
     names.setdefault("A", specs["A"]["name"] or args.a)
     names.setdefault("B", specs["B"]["name"] or args.b)
     result = summary(tally, args, names, sprt_test)
+    if header_file:
+        result["record"] = repo_path(header_file)
     print()
     print(f"{result['a']} vs {result['b']}: {result['games']} games at {args.tc}")
     if result["games"]:

@@ -2,11 +2,18 @@
 """Prints the SPRT log of reports/sprt/ as a Markdown table.
 
 Each `reports/sprt/<new>-vs-<base>.jsonl` is one test written by
-tools/sprt-vs.sh (one JSON line per finished pair of games). This script
-recomputes every figure from those lines, so the table in
-reports/strength.md is data, not prose:
+tools/sprt-vs.sh (one JSON line per finished pair of games), with its
+header record reports/data/match-sprt-<new>-vs-<base>.json. This script
+recomputes every figure from those lines, for a quick look at the
+terminal; the table in reports/strength.md is rendered from the same logs
+and headers, with their hosts, by `cargo run -p xtask -- report --render`
+(block `matches.sprt`):
 
     tools/sprt-table.py [--bounds 0,10] [--dir reports/sprt]
+
+Rows are in the order the tests began (the first pair's finish time, or
+the header's start); a header's title names the change where there is
+one.
 
 Columns: the change (the new commit's subject), the commits, games, W/D/L,
 the pentanomial count of pairs, Elo with its 95 % margin from the pairs,
@@ -25,6 +32,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sprt  # noqa: E402
@@ -56,6 +64,31 @@ def patch_subject(rev):
     return None
 
 
+def header(path):
+    """The log's header record (reports/data/match-sprt-<name>.json), or {}."""
+    name = os.path.basename(path)[: -len(".jsonl")]
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "data")
+    try:
+        with open(os.path.join(here, f"match-sprt-{name}.json")) as record:
+            return json.load(record)
+    except (OSError, ValueError):
+        return {}
+
+
+def began(path):
+    """When a test began: its header's start, else its first finished pair,
+    else (logs from before the finish times) the start of the day."""
+    start = header(path).get("started_utc") or header(path).get("date")
+    if start:
+        return start
+    for line in open(path):
+        if line.strip():
+            finished = json.loads(line).get("finished")
+            if finished:
+                return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
+    return ""
+
+
 def tally(path):
     wdl, ptnml = [0, 0, 0], [0, 0, 0, 0, 0]
     for line in open(path):
@@ -79,17 +112,17 @@ def main():
     args = parser.parse_args()
     elo0, elo1 = (float(x) for x in args.bounds.split(","))
     lower, upper = sprt.sprt_bounds()
-    paths = sorted(glob.glob(os.path.join(args.dir, "*-vs-*.jsonl")), key=os.path.getmtime)
+    paths = sorted(glob.glob(os.path.join(args.dir, "*-vs-*.jsonl")), key=lambda p: (began(p), p))
     print(f"| Change | New vs base | Games | W / D / L | Pentanomial | Elo (95 %) | LLR [{elo0:g}, {elo1:g}] | Verdict |")
     print("|---|---|---|---|---|---|---|---|")
     for path in paths:
         new, _, base = os.path.basename(path)[: -len(".jsonl")].partition("-vs-")
-        change = subject(new)
+        change = header(path).get("title") or subject(new)
         # A commit subject may carry its measurements: the table keeps the head.
         if len(change) > 110:
             change = change[:110].rsplit(" ", 1)[0] + " …"
         base_subject = subject(base)
-        if base_subject.startswith("sprt variant: "):
+        if base_subject.startswith("sprt variant: ") and not header(path).get("title"):
             variant = base_subject.removeprefix("sprt variant: ").split(" (")[0]
             change = f"removal test: the search against its `{variant}` variant"
         wdl, ptnml = tally(path)

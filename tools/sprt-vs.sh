@@ -10,8 +10,10 @@
 # at once, adjudication on, GSPRT [0, 10] unless given, at most 6000 games.
 # Every finished pair is appended to reports/sprt/<new>-vs-<base>.jsonl, so
 # an interrupted test resumes where it stopped when started again, and the
-# log is committed with the change it decided. The last line of the output
-# is the `summary:` JSON object.
+# log is committed with the change it decided, beside its header record
+# reports/data/match-sprt-<new>-vs-<base>.json (both commits, the binaries'
+# SHA-256, the settings and the host; tools/match.py writes it). The last
+# line of the output is the `summary:` JSON object.
 set -euo pipefail
 new=${1:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
 base=${2:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
@@ -36,7 +38,17 @@ base_rev=$(git rev-parse --short "$base")
 build "$new_rev"
 build "$base_rev"
 name="$new_rev-vs-$base_rev"
+# The header's title: the change (a removal test is named after the variant
+# it plays against, a side-branch commit "sprt variant: no-...").
+title=$(git log -1 --format=%s "$new_rev")
+base_subject=$(git log -1 --format=%s "$base_rev")
+if [[ $base_subject == "sprt variant: "* ]]; then
+    variant=${base_subject#sprt variant: }
+    title="removal test: the search against its \`${variant%% (*}\` variant"
+fi
 exec python3 tools/match.py --a "target/sprt/$new_rev" --a-name "new $new_rev" \
+    --a-commit "$(git rev-parse "$new_rev")" --b-commit "$(git rev-parse "$base_rev")" \
+    --kind sprt --title "$title" \
     --b "target/sprt/$base_rev" --b-name "base $base_rev" \
     --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
     --sprt "$bounds" --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"

@@ -8,16 +8,24 @@
 #
 #   tools/sweep-margins.sh SCALE_PERCENT [BINARY]   e.g. 75 or 133
 #
-# The log is reports/sweep/margins-<scale>.jsonl (resumable, committed).
+# The log is reports/sweep/margins-<scale>.jsonl (resumable, committed);
+# its header record, reports/data/match-sweep-margins-<scale>.json, names
+# the binary's SHA-256, every option set and the host (tools/match.py), and
+# the commit when this script built the binary from a clean tree.
 set -euo pipefail
 scale=${1:?usage: tools/sweep-margins.sh SCALE_PERCENT [BINARY]}
 [[ $scale =~ ^[0-9]+$ ]] || { echo "SCALE_PERCENT must be a whole number, got '$scale'" >&2; exit 2; }
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 binary=${2:-target/tune/release/quince}
+commit=()
 if [[ ! -x $binary ]]; then
     cargo build --release --quiet --features tune --target-dir target/tune
     binary=target/tune/release/quince
+    if [[ -z $(git status --porcelain --untracked-files=no) ]]; then
+        head=$(git rev-parse HEAD)
+        commit=(--a-commit "$head" --b-commit "$head")
+    fi
 fi
 # The margins; their defaults are read from the binary's UCI option list
 # (the tune build offers each parameter with its default from
@@ -33,7 +41,8 @@ for name in "${names[@]}"; do
 done
 mkdir -p reports/sweep target/sweep
 exec python3 tools/match.py --a "$binary" --a-name "margins x$scale%" "${opts[@]}" \
-    --b "$binary" --b-name "defaults" \
+    --b "$binary" --b-name "defaults" "${commit[@]}" \
+    --kind sweep --title "every pruning margin x$scale% against the defaults (tune build)" \
     --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
     --sprt 0,10 --games 2000 --state "reports/sweep/margins-$scale.jsonl" \
     --pgn "target/sweep/margins-$scale.pgn"
