@@ -58,6 +58,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -559,9 +560,11 @@ def merge_header(old, new, done):
 def write_json(path, data):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     temporary = path + ".tmp"
+    text = json.dumps(data, indent=1)
+    # Pair ranges on one line each.
+    text = re.sub(r"\[\s+(-?\d+),\s+(-?\d+)\s+\]", r"[\1, \2]", text)
     with open(temporary, "w") as out:
-        json.dump(data, out, indent=1)
-        out.write("\n")
+        out.write(text + "\n")
     os.replace(temporary, path)
 
 
