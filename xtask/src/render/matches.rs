@@ -11,7 +11,8 @@
 //!   its games): engines and options, time control, games, W/D/L, score,
 //!   pentanomial count, Elo with its 95 % margin, LLR and verdict when
 //!   there is an SPRT, time losses / illegal moves / crashes, host, date and
-//!   a link to the record. Under a table with a Stockfish `UCI_Elo`
+//!   a link to the record; with the word `titles`, a first column with
+//!   each record's title. Under a table with a Stockfish `UCI_Elo`
 //!   opponent, a sentence on the time control that scale is calibrated at.
 //! * `matches.sprt [SELECTOR...]`: the SPRT log (by default every record
 //!   of `reports/sprt/`): change, commits, games, W/D/L, pentanomial, Elo,
@@ -85,7 +86,11 @@ pub const FIELDS: &[&str] = &[
 /// `None` when the block is not a match block.
 pub fn block(name: &str, args: &[&str], matches: &[MatchRecord]) -> Option<Result<String>> {
     let out = match name {
-        "matches.table" => select(args, matches).and_then(|r| table(&r)),
+        "matches.table" => {
+            let titles = args.contains(&"titles");
+            let args: Vec<&str> = args.iter().filter(|a| **a != "titles").copied().collect();
+            select(&args, matches).and_then(|r| table(&r, titles))
+        }
         "matches.sprt" => {
             let default: &[&str] = &["kind:sprt", "log:reports/sprt/"];
             let args = if args.iter().all(|a| *a == "newest") {
@@ -405,7 +410,11 @@ fn rows(r: &MatchRecord) -> Vec<(String, Stats, bool)> {
         .collect();
     if hosts.len() > 1 {
         out.push((
-            format!("all {} hosts", hosts.len()),
+            if hosts.len() == 2 {
+                "both hosts".to_string()
+            } else {
+                format!("all {} hosts", hosts.len())
+            },
             r.results.overall.clone(),
             true,
         ));
@@ -441,12 +450,14 @@ fn calibration(rs: &[&MatchRecord]) -> Option<String> {
     ))
 }
 
-fn table(rs: &[&MatchRecord]) -> Result<String> {
+fn table(rs: &[&MatchRecord], titles: bool) -> Result<String> {
     let sprt = rs.iter().any(|r| r.sprt.is_some());
-    let mut out = String::from(
+    let mut out = String::from(if titles { "| Test " } else { "" });
+    let mut rule = String::from(if titles { "|---" } else { "" });
+    out.push_str(
         "| Engine | Opponent | Time control | Games | W / D / L | Score | Pentanomial | Elo (95 %) |",
     );
-    let mut rule = String::from("|---|---|---|---|---|---|---|---|");
+    rule.push_str("|---|---|---|---|---|---|---|---|");
     if sprt {
         out.push_str(" LLR | Verdict |");
         rule.push_str("---|---|");
@@ -461,6 +472,9 @@ fn table(rs: &[&MatchRecord]) -> Result<String> {
             engine.push_str(" (discarded run)");
         }
         for (host, s, whole) in rows(r) {
+            if titles {
+                let _ = write!(out, "| {} ", r.title.as_deref().unwrap_or("–"));
+            }
             let _ = write!(
                 out,
                 "| {engine} | {} | {} | {} | {} | {} | {} | {} |",
@@ -522,6 +536,12 @@ fn sprt_log(rs: &[&MatchRecord]) -> String {
             .clone()
             .unwrap_or_else(|| format!("{} vs {}", r.engines.a.label, r.engines.b.label));
         let commits = match (&r.engines.a.commit, &r.engines.b.commit) {
+            (Some(a), Some(b)) if a == b => format!(
+                "{} vs {} (both `{}`)",
+                r.engines.a.label,
+                r.engines.b.label,
+                short(a)
+            ),
             (Some(a), Some(b)) => format!("`{}` vs `{}`", short(a), short(b)),
             _ => format!("{} vs {}", r.engines.a.label, r.engines.b.label),
         };
@@ -1027,7 +1047,7 @@ mod tests {
         assert!(
             rows[2].contains("| 200 | 76 / 59 / 65 | 52.75 % | 12 16 33 27 12 | +19.1 ± 40.3 |")
         );
-        assert!(rows[2].contains("all 2 hosts"));
+        assert!(rows[2].contains("both hosts"));
         assert!(out.contains("`Move Overhead=100`, `UCI_Elo=2400`, `UCI_LimitStrength=true`"));
         assert!(out.contains("[match-quince-nnue4-stockfish2400-200.json](data/match-quince-nnue4-stockfish2400-200.json) (backfilled)"));
         assert!(
@@ -1075,10 +1095,13 @@ mod tests {
         let out = block("matches.sprt", &[], &records).unwrap().unwrap();
         assert!(out.contains("| evaluation: NNUE v3 | `7055d2f` vs `a83f0b6` | 416 | 184 / 120 / 112 | 12 33 72 53 38 | +60.7 ± 27.3 | +3.03 | H1: kept |"), "{out}");
         assert!(!out.contains("Stockfish"));
-        let t = block("matches.table", &["kind:sprt"], &records)
+        let t = block("matches.table", &["kind:sprt", "titles"], &records)
             .unwrap()
             .unwrap();
         assert!(t.contains("| LLR | Verdict |") && !t.contains("calibrates"));
+        assert!(
+            t.starts_with("| Test | Engine |") && t.contains("| evaluation: NNUE v3 | new 7055d2f")
+        );
         let both = block("matches.table", &["newest", "tc:10+0.1"], &records)
             .unwrap()
             .unwrap();
