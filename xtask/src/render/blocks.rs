@@ -31,12 +31,39 @@ fn line_of(text: &str, at: usize) -> usize {
     text[..at].matches('\n').count() + 1
 }
 
+/// The byte ranges of fenced code blocks (```` ``` ```` lines).
+fn fenced_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut open = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            match open.take() {
+                Some(start) => out.push(start..at + line.len()),
+                None => open = Some(at),
+            }
+        }
+        at += line.len();
+    }
+    if let Some(start) = open {
+        out.push(start..text.len());
+    }
+    out
+}
+
 /// Every block in `text`, in order; an unclosed or nested block is an error
 /// naming its line.
 pub fn parse(text: &str) -> Result<Vec<Block<'_>>> {
     let mut out = Vec::new();
     let mut at = 0;
+    let fences = fenced_ranges(text);
     while let Some(start) = text[at..].find(OPEN).map(|i| i + at) {
+        // A marker shown as code (in a fence or after a backtick) is an
+        // example, not a block.
+        if fences.iter().any(|r| r.contains(&start)) || text[..start].ends_with('`') {
+            at = start + OPEN.len();
+            continue;
+        }
         let head_end = text[start..]
             .find("-->")
             .map(|i| start + i)
@@ -75,15 +102,19 @@ pub fn parse(text: &str) -> Result<Vec<Block<'_>>> {
     Ok(out)
 }
 
-/// `text` with every block's content replaced by `fill(name, args)`. A
+/// `text` with every block's content replaced by `fill(name, args, old)`
+/// (`old`: the content there now). A
 /// multi-line block (its marker ends its line) gets its content on lines
 /// of its own.
-pub fn fill(text: &str, mut fill: impl FnMut(&str, &[&str]) -> Result<String>) -> Result<String> {
+pub fn fill(
+    text: &str,
+    mut fill: impl FnMut(&str, &[&str], &str) -> Result<String>,
+) -> Result<String> {
     let blocks = parse(text)?;
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for b in &blocks {
-        let generated = fill(b.name, &b.args).map_err(|e| {
+        let generated = fill(b.name, &b.args, text[b.content.clone()].trim()).map_err(|e| {
             format!(
                 "line {}: block '{}': {e}",
                 line_of(text, b.content.start),
@@ -93,8 +124,11 @@ pub fn fill(text: &str, mut fill: impl FnMut(&str, &[&str]) -> Result<String>) -
         out.push_str(&text[last..b.content.start]);
         if text[b.content.start..].starts_with('\n') {
             out.push('\n');
-            out.push_str(generated.trim_end_matches('\n'));
-            out.push('\n');
+            let body = generated.trim_end_matches('\n');
+            if !body.is_empty() {
+                out.push_str(body);
+                out.push('\n');
+            }
         } else {
             out.push_str(generated.trim());
         }
@@ -207,7 +241,7 @@ fn figure_in(line: &str) -> Option<String> {
     let n = b.len();
     let mut i = 0;
     while i < n {
-        if line[i..].starts_with('±') {
+        if line.is_char_boundary(i) && line[i..].starts_with('±') {
             return Some("±".into());
         }
         // A digit continuing a word, a number or a joined pair ("x86-64",
@@ -256,7 +290,8 @@ fn figure_in(line: &str) -> Option<String> {
         let speed =
             after.starts_with("Mnodes") || after.starts_with("nodes/s") || after.starts_with("Elo");
         if !versionish && (ratio || percent || speed || is_decimal) {
-            return Some(line[start..(start + number.len() + 1).min(line.len())].to_string());
+            let end = (start + number.len() + 1).min(line.len());
+            return Some(line.get(start..end).unwrap_or(number).to_string());
         }
     }
     None
@@ -269,14 +304,21 @@ mod tests {
     #[test]
     fn blocks_are_filled_and_the_rest_kept() {
         let page = "intro\n<!-- render: table a b -->\nold\n<!-- /render -->\nsee <!-- render: value x -->1.0x<!-- /render --> here\n";
-        let out = fill(page, |name, args| Ok(format!("{name}:{}", args.join(",")))).unwrap();
+        let out = fill(page, |name, args, _| {
+            Ok(format!("{name}:{}", args.join(",")))
+        })
+        .unwrap();
         assert_eq!(
             out,
             "intro\n<!-- render: table a b -->\ntable:a,b\n<!-- /render -->\nsee <!-- render: value x -->value:x<!-- /render --> here\n"
         );
         // Filling is idempotent.
         assert_eq!(
-            fill(&out, |name, args| Ok(format!("{name}:{}", args.join(",")))).unwrap(),
+            fill(&out, |name, args, _| Ok(format!(
+                "{name}:{}",
+                args.join(",")
+            )))
+            .unwrap(),
             out
         );
     }
@@ -289,7 +331,21 @@ mod tests {
                 .starts_with("line 2")
         );
         assert!(parse("<!-- render: x --><!-- render: y --><!-- /render -->").is_err());
-        let err = fill("x\n<!-- render: bad -->\n<!-- /render -->\n", |_, _| {
+        // Markers shown as code are examples.
+        assert!(
+            parse("```text\n<!-- render: x -->\n```\nand `<!-- render: y -->`\n")
+                .unwrap()
+                .is_empty()
+        );
+        // An empty block stays as it was.
+        assert_eq!(
+            fill("a\n<!-- render: e -->\n<!-- /render -->\n", |_, _, _| Ok(
+                String::new()
+            ))
+            .unwrap(),
+            "a\n<!-- render: e -->\n<!-- /render -->\n"
+        );
+        let err = fill("x\n<!-- render: bad -->\n<!-- /render -->\n", |_, _, _| {
             Err("no such block".into())
         })
         .unwrap_err();

@@ -438,9 +438,9 @@ fn baseline() -> Result<String> {
     let path = crate::track::baseline_path();
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let per_node = v["per_node"]
+    let per_node = v["total"]["per_node"]
         .as_f64()
-        .ok_or("perft-baseline.json has no per_node")?;
+        .ok_or("perft-baseline.json has no total.per_node")?;
     let commit = v["commit"].as_str().unwrap_or("?");
     Ok(format!(
         "{per_node:.3} instructions per node at `{}`",

@@ -43,14 +43,34 @@ fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<Str
     Err(format!("no block named '{name}'"))
 }
 
-/// Every page and chart as rendered now: (path, new text, old text).
-fn rendered(records: &Records) -> Result<Vec<(PathBuf, String, String)>> {
+/// Every page and chart as rendered now: (path, new text, old text). With
+/// `problems`, a block that cannot be rendered is noted there (naming page
+/// and line) and keeps its old content, so one check reports everything;
+/// without, it is an error.
+fn rendered(
+    records: &Records,
+    mut problems: Option<&mut Vec<String>>,
+) -> Result<Vec<(PathBuf, String, String)>> {
     let mut out = Vec::new();
     for page in PAGES {
         let path = root().join(page);
         let old = std::fs::read_to_string(&path).map_err(|e| format!("{page}: {e}"))?;
-        let new = blocks::fill(&old, |name, args| block(name, args, records, page))
-            .map_err(|e| format!("{page}: {e}"))?;
+        let mut failed = Vec::new();
+        let check = problems.is_some();
+        let new = blocks::fill(&old, |name, args, was| {
+            match block(name, args, records, page) {
+                Ok(text) => Ok(text),
+                Err(e) if check => {
+                    failed.push(format!("{page}: block '{name}': {e}"));
+                    Ok(was.to_string())
+                }
+                Err(e) => Err(e),
+            }
+        })
+        .map_err(|e| format!("{page}: {e}"))?;
+        if let Some(list) = problems.as_deref_mut() {
+            list.append(&mut failed);
+        }
         out.push((path, new, old));
     }
     for (file, svg) in charts::all(records)? {
@@ -65,7 +85,7 @@ fn rendered(records: &Records) -> Result<Vec<(PathBuf, String, String)>> {
 pub fn render() -> Result<Vec<PathBuf>> {
     let records = record::load()?;
     let mut changed = Vec::new();
-    for (path, new, old) in rendered(&records)? {
+    for (path, new, old) in rendered(&records, None)? {
         if new != old {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -88,7 +108,7 @@ pub fn check() -> Result<Vec<String>> {
             ));
         }
     }
-    for (path, new, old) in rendered(&records)? {
+    for (path, new, old) in rendered(&records, Some(&mut problems))? {
         let shown = path
             .strip_prefix(root())
             .unwrap_or(&path)
