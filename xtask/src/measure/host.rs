@@ -66,27 +66,37 @@ pub fn host() -> Host {
     }
 }
 
+/// The microarchitecture a CPU's vendor, family and model name, where
+/// known (one table for lab records and match records alike).
+pub fn microarchitecture(vendor: &str, family: u32, model: Option<u32>) -> Option<&'static str> {
+    Some(match (vendor, family, model) {
+        ("AuthenticAMD", 23, _) => "Zen 1/2",
+        ("AuthenticAMD", 25, Some(0x00..=0x0f | 0x20..=0x5f)) => "Zen 3",
+        ("AuthenticAMD", 25, Some(_)) => "Zen 4",
+        ("AuthenticAMD", 26, _) => "Zen 5",
+        ("GenuineIntel", 6, Some(0x8f)) => "Sapphire Rapids",
+        ("GenuineIntel", 6, Some(0xcf)) => "Emerald Rapids",
+        ("GenuineIntel", 6, Some(0xa7)) => "Rocket Lake",
+        ("GenuineIntel", 6, Some(0xad | 0xae)) => "Granite Rapids",
+        ("GenuineIntel", 6, Some(0x6a | 0x6c)) => "Ice Lake SP",
+        ("GenuineIntel", 6, Some(0x55)) => "Skylake SP / Cascade Lake",
+        _ => return None,
+    })
+}
+
 /// A short name for the CPU family, e.g. "AMD Zen 4 (family 25 model 17)".
 pub fn family_name(host: &Host) -> String {
-    let (vendor, family, model) = (
-        host.cpu_vendor.as_deref().unwrap_or(""),
-        host.cpu_family.unwrap_or(0),
-        host.cpu_model.unwrap_or(0),
-    );
-    let name = match (vendor, family, model) {
-        ("AuthenticAMD", 23, _) => "AMD Zen 2".to_string(),
-        ("AuthenticAMD", 25, m) if (0x10..0x20).contains(&m) || (0x60..0x80).contains(&m) => {
-            "AMD Zen 4".to_string()
-        }
-        ("AuthenticAMD", 25, _) => "AMD Zen 3".to_string(),
-        ("AuthenticAMD", 26, _) => "AMD Zen 5".to_string(),
-        ("GenuineIntel", 6, 106 | 108) => "Intel Ice Lake".to_string(),
-        ("GenuineIntel", 6, 143) => "Intel Sapphire Rapids".to_string(),
-        ("GenuineIntel", 6, 167) => "Intel Rocket Lake".to_string(),
-        ("GenuineIntel", 6, 207) => "Intel Emerald Rapids".to_string(),
-        ("GenuineIntel", _, _) => "Intel".to_string(),
-        ("AuthenticAMD", _, _) => "AMD".to_string(),
-        _ => host.cpu_model_name.clone(),
+    let vendor = host.cpu_vendor.as_deref().unwrap_or("");
+    let (family, model) = (host.cpu_family.unwrap_or(0), host.cpu_model.unwrap_or(0));
+    let maker = match vendor {
+        "AuthenticAMD" => "AMD",
+        "GenuineIntel" => "Intel",
+        _ => "",
+    };
+    let name = match (maker, microarchitecture(vendor, family, host.cpu_model)) {
+        ("", _) => host.cpu_model_name.clone(),
+        (maker, Some(arch)) => format!("{maker} {arch}"),
+        (maker, None) => maker.to_string(),
     };
     format!("{name} (family {family} model {model})")
 }

@@ -266,20 +266,8 @@ fn microarchitecture(h: &Host) -> Option<String> {
     if let Some(m) = &h.microarchitecture {
         return Some(m.clone());
     }
-    let name = match (h.cpu_vendor.as_deref()?, h.cpu_family?, h.cpu_model) {
-        ("AuthenticAMD", 23, _) => "Zen 1/2",
-        ("AuthenticAMD", 25, Some(0x00..=0x0f | 0x20..=0x5f)) => "Zen 3",
-        ("AuthenticAMD", 25, Some(_)) => "Zen 4",
-        ("AuthenticAMD", 26, _) => "Zen 5",
-        ("GenuineIntel", 6, Some(0x8f)) => "Sapphire Rapids",
-        ("GenuineIntel", 6, Some(0xcf)) => "Emerald Rapids",
-        ("GenuineIntel", 6, Some(0xa7)) => "Rocket Lake",
-        ("GenuineIntel", 6, Some(0xad | 0xae)) => "Granite Rapids",
-        ("GenuineIntel", 6, Some(0x6a | 0x6c)) => "Ice Lake SP",
-        ("GenuineIntel", 6, Some(0x55)) => "Skylake SP / Cascade Lake",
-        _ => return None,
-    };
-    Some(name.to_string())
+    crate::measure::host::microarchitecture(h.cpu_vendor.as_deref()?, h.cpu_family?, h.cpu_model)
+        .map(str::to_string)
 }
 
 /// A host in words: model name, microarchitecture (family, model), cores.
