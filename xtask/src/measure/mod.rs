@@ -92,11 +92,11 @@ impl Contender {
         let checks_itself = self.argv.iter().any(|a| a.contains("{nodes}"));
         if !printed_count && !checks_itself {
             return Err(format!(
-                "{} on {}: the output does not show {} leaves: {}",
+                "{} on {}: a wrong leaf count: expected {}, its output ends '{}'",
                 self.name,
                 w.id,
                 w.nodes,
-                stdout.trim()
+                stdout.trim().lines().last().unwrap_or("")
             ));
         }
         Ok(seconds)
@@ -144,6 +144,21 @@ pub struct Timings {
     pub workloads: Vec<Workload>,
     /// workload id -> contender -> wall seconds per round.
     pub seconds: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
+    /// Runs that failed (a wrong leaf count, an error exit): that
+    /// contender is left out of that workload from then on, its rounds
+    /// there dropped, and the pages say so.
+    #[serde(default)]
+    pub failures: Vec<Failure>,
+}
+
+/// A run that did not give the expected result.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Failure {
+    pub workload: String,
+    pub contender: String,
+    /// The round it failed in (from 1).
+    pub round: usize,
+    pub error: String,
 }
 
 /// A ratio summarised: every round, its median and interval, and the two
@@ -181,20 +196,38 @@ impl Timings {
     }
 
     /// The same over every workload of `kind` at once: the geometric mean of
-    /// the workloads' ratios, round by round.
+    /// the workloads' ratios, round by round, over the workloads where both
+    /// have every round (see [`Timings::missing`] for the others).
     pub fn geomean_ratio(&self, kind: &str, a: &str, b: &str) -> Option<Ratio> {
-        let ids: Vec<&Workload> = self.workloads.iter().filter(|w| w.kind == kind).collect();
-        if ids.is_empty() {
+        let per_workload: Vec<Vec<f64>> = self
+            .workloads
+            .iter()
+            .filter(|w| w.kind == kind)
+            .filter_map(|w| self.ratio(&w.id, a, b).map(|r| r.rounds))
+            .filter(|r| r.len() == self.rounds)
+            .collect();
+        if per_workload.is_empty() {
             return None;
         }
-        let per_workload: Vec<Vec<f64>> = ids
-            .iter()
-            .map(|w| self.ratio(&w.id, a, b).map(|r| r.rounds))
-            .collect::<Option<_>>()?;
         let rounds = (0..self.rounds)
             .map(|r| stats::geomean(per_workload.iter().map(|v| v[r])))
             .collect::<Option<Vec<f64>>>()?;
         Some(Ratio::of(rounds))
+    }
+
+    /// The positions of `kind` on which `contender` has no timings (it
+    /// failed there).
+    pub fn missing(&self, kind: &str, contender: &str) -> Vec<&str> {
+        self.workloads
+            .iter()
+            .filter(|w| w.kind == kind)
+            .filter(|w| {
+                self.seconds
+                    .get(&w.id)
+                    .is_none_or(|m| !m.contains_key(contender))
+            })
+            .map(|w| w.position.as_str())
+            .collect()
     }
 
     /// Million leaves per second at the median seconds of a contender.
@@ -294,24 +327,49 @@ pub fn paired_rounds(
     rounds: usize,
 ) -> Result<Timings> {
     let mut seconds: BTreeMap<String, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    let mut failures: Vec<Failure> = Vec::new();
     let n = contenders.len();
     for r in 0..rounds {
         for w in workloads {
             for k in 0..n {
                 let c = &contenders[(r + k) % n];
-                let t = c.run(w)?;
-                if t < MIN_SECONDS {
-                    progress(&format!(
-                        "note: {} on {} took {t:.3} s, under {MIN_SECONDS} s",
-                        c.name, w.id
-                    ));
+                if failures
+                    .iter()
+                    .any(|f| f.workload == w.id && f.contender == c.name)
+                {
+                    continue;
                 }
-                seconds
-                    .entry(w.id.clone())
-                    .or_default()
-                    .entry(c.name.clone())
-                    .or_default()
-                    .push(t);
+                match c.run(w) {
+                    Ok(t) => {
+                        if t < MIN_SECONDS {
+                            progress(&format!(
+                                "note: {} on {} took {t:.3} s, under {MIN_SECONDS} s",
+                                c.name, w.id
+                            ));
+                        }
+                        seconds
+                            .entry(w.id.clone())
+                            .or_default()
+                            .entry(c.name.clone())
+                            .or_default()
+                            .push(t);
+                    }
+                    Err(error) => {
+                        progress(&format!(
+                            "{error}\n  {} is left out of {} from now on",
+                            c.name, w.id
+                        ));
+                        if let Some(m) = seconds.get_mut(&w.id) {
+                            m.remove(&c.name);
+                        }
+                        failures.push(Failure {
+                            workload: w.id.clone(),
+                            contender: c.name.clone(),
+                            round: r + 1,
+                            error,
+                        });
+                    }
+                }
             }
         }
         progress(&format!("round {}/{rounds} done", r + 1));
@@ -322,6 +380,7 @@ pub fn paired_rounds(
         order: "rotating: round r starts with contender r mod n; every workload in a round before the next round".into(),
         workloads: workloads.to_vec(),
         seconds,
+        failures,
     })
 }
 
@@ -357,6 +416,7 @@ mod tests {
             order: String::new(),
             workloads: vec![w("p"), w("q")],
             seconds,
+            failures: Vec::new(),
         };
         // A slow round (2 s against 4 s) is still a ratio of 2.
         assert_eq!(t.ratio("p", "a", "b").unwrap().rounds, vec![2.0, 2.0, 2.0]);

@@ -70,10 +70,30 @@ fn comparison<'a>(r: &'a LabRecord, name: &str) -> Result<&'a Comparison> {
         .ok_or_else(|| format!("the record has no '{name}' comparison"))
 }
 
+/// The geometric-mean ratio, saying which positions it leaves out (where a
+/// contender failed).
 fn geomean_row(c: &Comparison, kind: &str, other: &str) -> Option<String> {
-    c.timings
-        .geomean_ratio(kind, &c.reference, other)
-        .map(|r| ratio_text(&r))
+    let text = ratio_text(&c.timings.geomean_ratio(kind, &c.reference, other)?);
+    let missing = c.timings.missing(kind, other);
+    Some(if missing.is_empty() {
+        text
+    } else {
+        format!("{text}, without {}", missing.join(", "))
+    })
+}
+
+/// One line per failed run, for the note under a table.
+fn failures_note(c: &Comparison) -> String {
+    let mut s = String::new();
+    for f in &c.timings.failures {
+        writeln!(
+            s,
+            "\n* {} failed on `{}` in round {} and is left out of it: {}",
+            f.contender, f.workload, f.round, f.error
+        )
+        .unwrap();
+    }
+    s
 }
 
 /// Instructions per node of `engine` over Quince's, geometric mean over the
@@ -169,10 +189,16 @@ fn per_position(r: &LabRecord, c: &Comparison, kind: &str) -> String {
             .map_or("-".into(), |m| format!("{m:.0}"));
         write!(s, "| {} | {depth} | {mnps} |", w.position).unwrap();
         for o in &others {
-            let t = c
+            let failed = c
                 .timings
-                .ratio(&w.id, &c.reference, o)
-                .map_or("-".into(), |x| ratio_text(&x));
+                .failures
+                .iter()
+                .any(|f| f.workload == w.id && f.contender == *o);
+            let t = match c.timings.ratio(&w.id, &c.reference, o) {
+                _ if failed => "failed (below)".to_string(),
+                Some(x) => ratio_text(&x),
+                None => "-".into(),
+            };
             write!(s, " {t} |").unwrap();
         }
         writeln!(s).unwrap();
@@ -486,9 +512,10 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
             let (_, r) = kind_record("peers")?;
             let c = comparison(r, comp)?;
             Ok(format!(
-                "{}\n{}.",
+                "{}\n{}.\n{}",
                 per_position(r, c, kind),
-                capitalise(&coverage_note(&c.timings))
+                capitalise(&coverage_note(&c.timings)),
+                failures_note(c)
             ))
         })(),
         "rounds" | "commands" => (|| {
