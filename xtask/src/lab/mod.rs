@@ -168,6 +168,52 @@ fn measure_backends(o: &Options) -> Result<LabRecord> {
         .iter()
         .map(|(name, fen, counts)| Position { name, fen, counts })
         .collect();
+
+    // Instructions first: a valgrind that cannot run the binaries should
+    // stop the run before the long timing, not after it.
+    let mut instructions = Vec::new();
+    if o.callgrind {
+        const DEPTHS: [(&str, u32); 6] = [
+            ("start", 4),
+            ("kiwipete", 3),
+            ("pos3", 5),
+            ("pos4", 4),
+            ("pos5", 3),
+            ("pos6", 3),
+        ];
+        for c in &contenders {
+            eprintln!("[lab] callgrind {}", c.name);
+            for p in &positions {
+                let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
+                let args = |d: u32| {
+                    vec![
+                        "quince".to_string(),
+                        p.fen.to_string(),
+                        d.to_string(),
+                        "1".into(),
+                        "bulk".into(),
+                    ]
+                };
+                let program = std::path::Path::new(&c.argv[0]);
+                let work =
+                    callgrind(program, &args(depth))?.saturating_sub(callgrind(program, &args(0))?);
+                let nodes = p.counts[depth as usize - 1];
+                instructions.push(Instructions {
+                    position: p.name.into(),
+                    kind: "bulk".into(),
+                    depth,
+                    nodes,
+                    engine: c.name.clone(),
+                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
+                    command: format!(
+                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
+                        args(depth).join(" ")
+                    ),
+                });
+            }
+        }
+    }
+
     // Calibrate on the backend expected fastest, so that every run of
     // every backend lasts at least the minimum.
     let fastest = contenders
@@ -209,49 +255,6 @@ fn measure_backends(o: &Options) -> Result<LabRecord> {
                 .entry(w.id.clone())
                 .or_default()
                 .insert(c.name.clone(), c.command_line(w));
-        }
-    }
-
-    let mut instructions = Vec::new();
-    if o.callgrind {
-        const DEPTHS: [(&str, u32); 6] = [
-            ("start", 4),
-            ("kiwipete", 3),
-            ("pos3", 5),
-            ("pos4", 4),
-            ("pos5", 3),
-            ("pos6", 3),
-        ];
-        for c in &contenders {
-            eprintln!("[lab] callgrind {}", c.name);
-            for p in &positions {
-                let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
-                let args = |d: u32| {
-                    vec![
-                        "quince".to_string(),
-                        p.fen.to_string(),
-                        d.to_string(),
-                        "1".into(),
-                        "bulk".into(),
-                    ]
-                };
-                let program = std::path::Path::new(&c.argv[0]);
-                let work =
-                    callgrind(program, &args(depth))?.saturating_sub(callgrind(program, &args(0))?);
-                let nodes = p.counts[depth as usize - 1];
-                instructions.push(Instructions {
-                    position: p.name.into(),
-                    kind: "bulk".into(),
-                    depth,
-                    nodes,
-                    engine: c.name.clone(),
-                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
-                    command: format!(
-                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
-                        args(depth).join(" ")
-                    ),
-                });
-            }
         }
     }
 

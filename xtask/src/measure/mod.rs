@@ -252,7 +252,7 @@ fn progress(text: &str) {
 /// Picks the depth (and repeat count) of each position so that `fastest`
 /// runs at least [`MIN_SECONDS`]: the shallowest depth that does, unless
 /// the contenders can all repeat and the next depth would run more than
-/// four times too long, in which case the shallower depth is repeated.
+/// twice the minimum, in which case the shallower depth is repeated.
 pub fn calibrate(
     fastest: &Contender,
     positions: &[Position],
@@ -276,7 +276,7 @@ pub fn calibrate(
                 break;
             }
             let next_seconds = next.map(|n| t * n as f64 / nodes as f64);
-            if can_repeat && next_seconds.is_none_or(|s| s > 4.0 * MIN_SECONDS) {
+            if can_repeat && next_seconds.is_none_or(|s| s > 2.0 * MIN_SECONDS) {
                 // 20 % headroom: a run a little faster than the calibration
                 // must still last the minimum.
                 let repeat = ((1.2 * MIN_SECONDS / t).ceil() as u32).max(1);

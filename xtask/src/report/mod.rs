@@ -234,6 +234,50 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
     let start_depth = |_: &str| 3;
     let mut comparisons = Vec::new();
 
+    // Instructions first: they take a minute, and a valgrind that cannot
+    // run the binaries should stop the run before the long timing, not after.
+    let mut instructions = Vec::new();
+    if o.callgrind {
+        const DEPTHS: [(&str, u32); 6] = [
+            ("start", 4),
+            ("kiwipete", 3),
+            ("pos3", 5),
+            ("pos4", 4),
+            ("pos5", 3),
+            ("pos6", 3),
+        ];
+        for p in &positions {
+            let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
+            for engine in ["quince", "cozy-chess"] {
+                let args = |d: u32| {
+                    vec![
+                        engine.to_string(),
+                        p.fen.to_string(),
+                        d.to_string(),
+                        "1".into(),
+                        "bulk".into(),
+                    ]
+                };
+                eprintln!("[report] callgrind {engine} {} d{depth}", p.name);
+                let work = callgrind(&built.lab_perft, &args(depth))?
+                    .saturating_sub(callgrind(&built.lab_perft, &args(0))?);
+                let nodes = p.counts[depth as usize - 1];
+                instructions.push(Instructions {
+                    position: p.name.into(),
+                    kind: "bulk".into(),
+                    depth,
+                    nodes,
+                    engine: engine.into(),
+                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
+                    command: format!(
+                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
+                        args(depth).join(" ")
+                    ),
+                });
+            }
+        }
+    }
+
     let quince = Contender {
         name: "quince".into(),
         argv: vec![
@@ -323,48 +367,6 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
             &workloads,
             o.rounds,
         )?);
-    }
-
-    let mut instructions = Vec::new();
-    if o.callgrind {
-        const DEPTHS: [(&str, u32); 6] = [
-            ("start", 4),
-            ("kiwipete", 3),
-            ("pos3", 5),
-            ("pos4", 4),
-            ("pos5", 3),
-            ("pos6", 3),
-        ];
-        for p in &positions {
-            let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
-            for engine in ["quince", "cozy-chess"] {
-                let args = |d: u32| {
-                    vec![
-                        engine.to_string(),
-                        p.fen.to_string(),
-                        d.to_string(),
-                        "1".into(),
-                        "bulk".into(),
-                    ]
-                };
-                eprintln!("[report] callgrind {engine} {} d{depth}", p.name);
-                let work = callgrind(&built.lab_perft, &args(depth))?
-                    .saturating_sub(callgrind(&built.lab_perft, &args(0))?);
-                let nodes = p.counts[depth as usize - 1];
-                instructions.push(Instructions {
-                    position: p.name.into(),
-                    kind: "bulk".into(),
-                    depth,
-                    nodes,
-                    engine: engine.into(),
-                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
-                    command: format!(
-                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
-                        args(depth).join(" ")
-                    ),
-                });
-            }
-        }
     }
 
     Ok(LabRecord {
