@@ -8,8 +8,11 @@
 
 pub mod blocks;
 mod charts;
+mod format;
 mod lab;
 pub mod matches;
+mod peers;
+mod sliders;
 
 use std::path::PathBuf;
 
