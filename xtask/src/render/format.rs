@@ -72,3 +72,13 @@ pub fn capitalise(s: &str) -> String {
         f.to_uppercase().collect::<String>() + c.as_str()
     })
 }
+
+/// How pages name a contender: its own spelling, not the record's key.
+pub fn display(name: &str) -> &str {
+    match name {
+        "quince" => "Quince",
+        "gigantua" => "Gigantua",
+        "mperft" => "MPerft",
+        other => other,
+    }
+}

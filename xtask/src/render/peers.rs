@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::format::{coverage_note, provenance, ratio_text};
+use super::format::{coverage_note, display, provenance, ratio_text};
 use super::lab::{comparison, latest};
 use crate::record::{Comparison, LabRecord, Records};
 use crate::util::Result;
@@ -72,7 +72,7 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
             writeln!(
                 s,
                 "| bulk perft against {} (C/C++), whole process | {t} |",
-                c.name
+                display(&c.name)
             )
             .unwrap();
         }
@@ -87,7 +87,12 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
                 continue; // the slowest crate: on reports/README.md only
             }
             if let Some(t) = geomean_row(crates, kind, &c.name) {
-                writeln!(s, "| {label} against the {} crate | {t} |", c.name).unwrap();
+                writeln!(
+                    s,
+                    "| {label} against the {} crate | {t} |",
+                    display(&c.name)
+                )
+                .unwrap();
             }
         }
     }
@@ -110,9 +115,14 @@ pub fn per_position(r: &LabRecord, c: &Comparison, kind: &str) -> String {
         .filter(|n| *n != c.reference)
         .collect();
     let mut s = String::new();
-    write!(s, "| position | depth | {} Mnodes/s |", c.reference).unwrap();
+    write!(
+        s,
+        "| position | depth | {} Mnodes/s |",
+        display(&c.reference)
+    )
+    .unwrap();
     for o in &others {
-        write!(s, " over {o} |").unwrap();
+        write!(s, " over {} |", display(o)).unwrap();
     }
     writeln!(s).unwrap();
     writeln!(s, "| --- | ---: | ---: |{}", " ---: |".repeat(others.len())).unwrap();

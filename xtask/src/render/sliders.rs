@@ -55,7 +55,11 @@ pub fn sliders_tiers(r: &LabRecord, kind: &str) -> Result<String> {
     for i in order {
         let facts = r.backends.iter().find(|b| b.name == names[i]);
         let tables = facts.map_or("-".into(), |f| {
-            format!("{} ({})", human_bytes(f.table_bytes), f.fits)
+            if f.table_bytes == 0 {
+                "none".to_string()
+            } else {
+                format!("{} ({})", human_bytes(f.table_bytes), f.fits)
+            }
         });
         let shown = if names[i] == c.reference {
             "the reference".to_string()
