@@ -27,9 +27,13 @@ pub fn write(cache: &Cache, commits: &[CommitRef]) -> Result<Vec<PathBuf>> {
     let svg = render(&HistoryChart {
         title: {
             let newest = commits.last();
-            let host = newest
-                .and_then(|c| cache.entries.get(&c.hash))
-                .map_or("", |e| e.cpu.as_str());
+            let host = commits
+                .iter()
+                .rev()
+                .filter_map(|c| cache.entries.get(&c.hash))
+                .map(|e| e.cpu.as_str())
+                .find(|cpu| !cpu.is_empty())
+                .unwrap_or("an unrecorded host");
             format!(
                 "CI perft workload, instructions per node, {} commits to {} ({}), counted on {host}",
                 commits.len(),
