@@ -9,13 +9,18 @@ use crate::record::LabRecord;
 
 /// A link from `page` to a record file in `reports/data/`.
 pub fn record_link(page: &str, file: &str) -> String {
+    format!("[`{file}`]({})", record_path(page, file))
+}
+
+/// The relative path from `page` to a record file in `reports/data/`.
+pub fn record_path(page: &str, file: &str) -> String {
     let depth = page.matches('/').count();
     let up = match depth {
         0 => "reports/data/".to_string(),
         _ if page.starts_with("reports/") => "data/".to_string(),
         _ => format!("{}reports/data/", "../".repeat(depth)),
     };
-    format!("[`{file}`]({up}{file})")
+    format!("{up}{file}")
 }
 
 /// `1.52x (1.40-1.61)`; a tie says so, a bimodal reading is flagged.

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::format::{coverage_note, display, provenance, ratio_text};
+use super::format::{coverage_note, display, provenance, ratio_text, record_path};
 use super::lab::{comparison, latest};
 use crate::record::{Comparison, LabRecord, Records};
 use crate::util::Result;
@@ -61,8 +61,9 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     writeln!(s, "{}", provenance(file, r, page)).unwrap();
     writeln!(s, "Each ratio: how many times faster Quince is, geometric mean over the six standard positions, {}.", coverage_note(&process.timings)).unwrap();
     writeln!(s).unwrap();
-    writeln!(s, "| measure | Quince against it |").unwrap();
-    writeln!(s, "| --- | ---: |").unwrap();
+    let link = format!("[record]({})", record_path(page, file));
+    writeln!(s, "| measure | Quince against it | from |").unwrap();
+    writeln!(s, "| --- | ---: | --- |").unwrap();
     for c in process
         .contenders
         .iter()
@@ -71,7 +72,7 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
         if let Some(t) = geomean_row(process, "bulk", &c.name) {
             writeln!(
                 s,
-                "| bulk perft against {} (C/C++), whole process | {t} |",
+                "| bulk perft against {} (C/C++), whole process | {t} | {link} |",
                 display(&c.name)
             )
             .unwrap();
@@ -83,13 +84,10 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
             .iter()
             .filter(|c| c.name != crates.reference)
         {
-            if c.name == "chess" {
-                continue; // the slowest crate: on reports/README.md only
-            }
             if let Some(t) = geomean_row(crates, kind, &c.name) {
                 writeln!(
                     s,
-                    "| {label} against the {} crate | {t} |",
+                    "| {label} against the {} crate | {t} | {link} |",
                     display(&c.name)
                 )
                 .unwrap();
@@ -99,7 +97,7 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     if let Some(x) = instructions_ratio(r, "bulk", "cozy-chess") {
         writeln!(
             s,
-            "| bulk instructions per node, cozy-chess over Quince (callgrind) | {x:.2}x |"
+            "| bulk instructions per node, cozy-chess over Quince (callgrind) | {x:.2}x | {link} |"
         )
         .unwrap();
     }
