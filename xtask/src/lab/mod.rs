@@ -7,14 +7,15 @@
 //! (`reports/sliders.md` shows the backends in tiers).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, Host, host, now_utc, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position, stats};
-use crate::record::{BackendFacts, Comparison, Instructions, LabRecord, Toolchain};
-use crate::util::{ALL_BACKENDS, Result, callgrind, has_bmi2, output, root, standard_positions};
+use crate::record::{BackendFacts, Comparison, LabRecord, Toolchain};
+use crate::util::{ALL_BACKENDS, Result, has_bmi2, output, root, standard_positions};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- lab [OPTIONS]
@@ -173,44 +174,13 @@ fn measure_backends(o: &Options) -> Result<LabRecord> {
     // stop the run before the long timing, not after it.
     let mut instructions = Vec::new();
     if o.callgrind {
-        const DEPTHS: [(&str, u32); 6] = [
-            ("start", 4),
-            ("kiwipete", 3),
-            ("pos3", 5),
-            ("pos4", 4),
-            ("pos5", 3),
-            ("pos6", 3),
-        ];
         for c in &contenders {
-            eprintln!("[lab] callgrind {}", c.name);
-            for p in &positions {
-                let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
-                let args = |d: u32| {
-                    vec![
-                        "quince".to_string(),
-                        p.fen.to_string(),
-                        d.to_string(),
-                        "1".into(),
-                        "bulk".into(),
-                    ]
-                };
-                let program = std::path::Path::new(&c.argv[0]);
-                let work =
-                    callgrind(program, &args(depth))?.saturating_sub(callgrind(program, &args(0))?);
-                let nodes = p.counts[depth as usize - 1];
-                instructions.push(Instructions {
-                    position: p.name.into(),
-                    kind: "bulk".into(),
-                    depth,
-                    nodes,
-                    engine: c.name.clone(),
-                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
-                    command: format!(
-                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
-                        args(depth).join(" ")
-                    ),
-                });
-            }
+            instructions.extend(measure::instructions::bulk(
+                Path::new(&c.argv[0]),
+                "quince",
+                &c.name,
+                &positions,
+            )?);
         }
     }
 

@@ -14,6 +14,7 @@
 
 pub mod build;
 pub mod host;
+pub mod instructions;
 pub mod stats;
 
 use std::collections::BTreeMap;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::measure::host::{CommitInfo, Host};
+pub use crate::measure::instructions::Instructions;
 use crate::measure::{Contender, Timings};
 use crate::util::{Result, root};
 
@@ -55,19 +56,6 @@ pub struct Comparison {
     pub timings: Timings,
     /// workload id -> contender -> the exact command line.
     pub command_lines: BTreeMap<String, BTreeMap<String, String>>,
-}
-
-/// Instructions per leaf (callgrind `Ir`, net of the same command at
-/// depth 0), deterministic.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct Instructions {
-    pub position: String,
-    pub kind: String,
-    pub depth: u32,
-    pub nodes: u64,
-    pub engine: String,
-    pub per_node: f64,
-    pub command: String,
 }
 
 /// Facts of one sliding-attack backend's build.

@@ -11,8 +11,8 @@ use std::time::Instant;
 use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position};
-use crate::record::{Comparison, Instructions, LabRecord, Toolchain};
-use crate::util::{Result, callgrind, has_bmi2, root, standard_positions};
+use crate::record::{Comparison, LabRecord, Toolchain};
+use crate::util::{Result, has_bmi2, root, standard_positions};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- report [OPTIONS]
@@ -238,43 +238,13 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
     // run the binaries should stop the run before the long timing, not after.
     let mut instructions = Vec::new();
     if o.callgrind {
-        const DEPTHS: [(&str, u32); 6] = [
-            ("start", 4),
-            ("kiwipete", 3),
-            ("pos3", 5),
-            ("pos4", 4),
-            ("pos5", 3),
-            ("pos6", 3),
-        ];
-        for p in &positions {
-            let depth = DEPTHS.iter().find(|d| d.0 == p.name).map_or(3, |d| d.1);
-            for engine in ["quince", "cozy-chess"] {
-                let args = |d: u32| {
-                    vec![
-                        engine.to_string(),
-                        p.fen.to_string(),
-                        d.to_string(),
-                        "1".into(),
-                        "bulk".into(),
-                    ]
-                };
-                eprintln!("[report] callgrind {engine} {} d{depth}", p.name);
-                let work = callgrind(&built.lab_perft, &args(depth))?
-                    .saturating_sub(callgrind(&built.lab_perft, &args(0))?);
-                let nodes = p.counts[depth as usize - 1];
-                instructions.push(Instructions {
-                    position: p.name.into(),
-                    kind: "bulk".into(),
-                    depth,
-                    nodes,
-                    engine: engine.into(),
-                    per_node: (work as f64 / nodes as f64 * 1000.0).round() / 1000.0,
-                    command: format!(
-                        "valgrind --tool=callgrind lab_perft {}, net of the same at depth 0",
-                        args(depth).join(" ")
-                    ),
-                });
-            }
+        for engine in ["quince", "cozy-chess"] {
+            instructions.extend(measure::instructions::bulk(
+                &built.lab_perft,
+                engine,
+                engine,
+                &positions,
+            )?);
         }
     }
 
