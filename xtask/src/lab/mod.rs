@@ -6,7 +6,6 @@
 //! `reports/data/sliders-<date>-<commit>.json` and renders the pages
 //! (`reports/sliders.md` shows the backends in tiers).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
@@ -218,15 +217,7 @@ fn measure_backends(o: &Options) -> Result<LabRecord> {
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|x| x.0)
         .ok_or("no backend has timings")?;
-    let mut command_lines: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for w in &workloads {
-        for c in &contenders {
-            command_lines
-                .entry(w.id.clone())
-                .or_default()
-                .insert(c.name.clone(), c.command_line(w));
-        }
-    }
+    let command_lines = measure::command_lines(&contenders, &workloads);
 
     Ok(LabRecord {
         kind: "sliders".into(),

@@ -238,6 +238,26 @@ impl Timings {
     }
 }
 
+/// workload id -> contender -> the exact command line of that run, as a
+/// record states it.
+pub fn command_lines(
+    contenders: &[Contender],
+    workloads: &[Workload],
+) -> BTreeMap<String, BTreeMap<String, String>> {
+    workloads
+        .iter()
+        .map(|w| {
+            (
+                w.id.clone(),
+                contenders
+                    .iter()
+                    .map(|c| (c.name.clone(), c.command_line(w)))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 /// A position to calibrate: its name, FEN and reference leaf counts
 /// (index = depth - 1).
 pub struct Position<'a> {

@@ -87,6 +87,17 @@ pub struct LabRecord {
     pub run_seconds: f64,
 }
 
+impl Comparison {
+    /// The contenders' names other than the reference, in record order.
+    pub fn others(&self) -> Vec<&str> {
+        self.contenders
+            .iter()
+            .map(|x| x.name.as_str())
+            .filter(|n| *n != self.reference)
+            .collect()
+    }
+}
+
 impl LabRecord {
     pub fn comparison(&self, name: &str) -> Option<&Comparison> {
         self.comparisons.iter().find(|c| c.name == name)

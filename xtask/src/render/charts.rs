@@ -137,12 +137,7 @@ pub fn all(records: &Records) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     if let Some((_, r)) = records.latest("peers") {
         for c in &r.comparisons {
-            let others: Vec<&str> = c
-                .contenders
-                .iter()
-                .map(|x| x.name.as_str())
-                .filter(|n| *n != c.reference)
-                .collect();
+            let others = c.others();
             for kind in ["bulk", "full"] {
                 let rows = per_position_rows(&c.timings, kind, &c.reference, &others);
                 if rows.is_empty() {

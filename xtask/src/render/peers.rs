@@ -64,31 +64,23 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     let link = format!("[record]({})", record_path(page, file));
     writeln!(s, "| measure | Quince against it | from |").unwrap();
     writeln!(s, "| --- | ---: | --- |").unwrap();
-    for c in process
-        .contenders
-        .iter()
-        .filter(|c| c.name != process.reference)
-    {
-        if let Some(t) = geomean_row(process, "bulk", &c.name) {
+    for other in process.others() {
+        if let Some(t) = geomean_row(process, "bulk", other) {
             writeln!(
                 s,
                 "| bulk perft against {} (C/C++), whole process | {t} | {link} |",
-                display(&c.name)
+                display(other)
             )
             .unwrap();
         }
     }
     for (kind, label) in [("bulk", "bulk perft"), ("full", "full-make perft")] {
-        for c in crates
-            .contenders
-            .iter()
-            .filter(|c| c.name != crates.reference)
-        {
-            if let Some(t) = geomean_row(crates, kind, &c.name) {
+        for other in crates.others() {
+            if let Some(t) = geomean_row(crates, kind, other) {
                 writeln!(
                     s,
                     "| {label} against the {} crate | {t} | {link} |",
-                    display(&c.name)
+                    display(other)
                 )
                 .unwrap();
             }
@@ -106,12 +98,7 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
 
 /// Per position: each contender's ratio, Quince's Mnodes/s.
 pub fn per_position(r: &LabRecord, c: &Comparison, kind: &str) -> String {
-    let others: Vec<&str> = c
-        .contenders
-        .iter()
-        .map(|x| x.name.as_str())
-        .filter(|n| *n != c.reference)
-        .collect();
+    let others = c.others();
     let mut s = String::new();
     write!(
         s,

@@ -4,7 +4,6 @@
 //! page rendered from the records ([`crate::render`]). `--render` and
 //! `--check` only render.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -193,15 +192,7 @@ fn comparison(
     rounds: usize,
 ) -> Result<Comparison> {
     let timings = measure::paired_rounds(&contenders, workloads, rounds)?;
-    let mut command_lines: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for w in workloads {
-        for c in &contenders {
-            command_lines
-                .entry(w.id.clone())
-                .or_default()
-                .insert(c.name.clone(), c.command_line(w));
-        }
-    }
+    let command_lines = measure::command_lines(&contenders, workloads);
     Ok(Comparison {
         name: name.into(),
         about: about.into(),
