@@ -51,7 +51,7 @@ fn real_lookups() -> Vec<Lookup> {
         let position = common::quince_board(&fen);
         lookups_of(&position, &mut out);
         for &mv in quince::movegen::legal_moves(&position).as_slice() {
-            lookups_of(&position.play(mv), &mut out);
+            lookups_of(&position.play_unchecked(mv), &mut out);
         }
     }
     out

@@ -82,7 +82,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
         let mv = pos
             .parse_uci(text)
             .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
-        pos = pos.play(mv);
+        pos = pos.play_unchecked(mv);
     }
 
     // Written through a handle rather than `println!`, so that a closed
@@ -90,7 +90,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
     // of a panic.
     let legal = legal_moves(&pos);
     let texts: Vec<String> = legal.iter().map(|mv| pos.uci(*mv)).collect();
-    let nodes = perft::perft(&mut pos, PERFT_DEPTH);
+    let nodes = perft::perft(&pos, PERFT_DEPTH);
     let mut out = std::io::stdout().lock();
     writeln!(out, "fen      {}", pos.fen())
         .and_then(|()| writeln!(out, "to move  {:?}", pos.side_to_move()))

@@ -109,7 +109,7 @@ fn run(engine: &str, named: &Named, depth: u32, bulk: bool, min_time: f64) -> f6
     let mut total = 0u64;
     loop {
         let nodes = match engine {
-            "quince" => quince::perft::count(&mut quince_board(&named.fen), depth, bulk),
+            "quince" => quince::perft::count(&quince_board(&named.fen), depth, bulk),
             "cozy-chess" => cozy_perft(&cozy_board(&named.fen).expect("FEN"), depth, bulk),
             "shakmaty" => shakmaty_perft(&shakmaty_board(&named.fen).expect("FEN"), depth, bulk),
             _ => chess_perft(&chess_board(&named.fen).expect("FEN"), depth, bulk),

@@ -46,7 +46,7 @@
 //! let mut kiwipete = Position::from_fen(
 //!     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 //! ).unwrap();
-//! assert_eq!(perft::perft(&mut kiwipete, 2), 2039);
+//! assert_eq!(perft::perft(&kiwipete, 2), 2039);
 //! ```
 //!
 //! Make and unmake in place (what a search does), or copy-make:
@@ -60,7 +60,7 @@
 //!     pos.unmake(*mv, undo);
 //! }
 //! assert_eq!(pos, Position::startpos());
-//! let after_e4 = pos.play(pos.parse_uci("e2e4").unwrap()); // a new position
+//! let after_e4 = pos.play_unchecked(pos.parse_uci("e2e4").unwrap()); // a new position
 //! assert_eq!(after_e4.side_to_move(), quince::Color::Black);
 //! ```
 //!
@@ -71,7 +71,7 @@
 //! use quince::search::{Limits, Signals, search, tt::TranspositionTable};
 //! let pos: Position = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".parse().unwrap();
 //! let mut tt = TranspositionTable::new(16).expect("16 MB");
-//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let limits = Limits::depth(4);
 //! let outcome = search(&pos, &[], &mut tt, &limits, &Signals::default(), &mut |_| {});
 //! assert_eq!(pos.uci(outcome.best), "d1d8"); // back-rank mate
 //! ```
@@ -111,8 +111,9 @@ pub mod tables;
 pub mod types;
 
 pub use movegen::{MoveList, legal_moves};
+pub use notation::MoveError;
 pub use position::{FenError, FenErrorKind, GameStatus, IllegalMove, Position};
-pub use types::{Bitboard, Color, File, Move, Piece, Rank, Square};
+pub use types::{Bitboard, Color, File, Move, ParseError, Piece, Rank, Square};
 pub mod datagen;
 pub mod eval;
 pub mod search;

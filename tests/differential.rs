@@ -242,7 +242,7 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
     // Legal moves, as sets of strings in two notations.
     let moves = legal_moves(q);
     let sk_moves = s.legal_moves();
-    let mut ours: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+    let mut ours: Vec<String> = moves.iter().map(|mv| format!("{mv:?}")).collect();
     let mut theirs: Vec<String> = sk_moves
         .iter()
         .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
@@ -302,15 +302,15 @@ fn compare(q: &mut Position, s: &Chess, keys: &mut KeyMaps, cov: &mut Coverage) 
     // Make/unmake of every legal move.
     for &mv in moves.iter() {
         let before = q.clone();
-        let played = q.play(mv);
+        let played = q.play_unchecked(mv);
         let undo = q.make(mv);
-        assert_consistent(q, format_args!("after {mv}"));
-        assert_eq!(*q, played, "play and make differ for {mv} {}", here());
+        assert_consistent(q, format_args!("after {mv:?}"));
+        assert_eq!(*q, played, "play and make differ for {mv:?} {}", here());
         q.unmake(mv, undo);
         assert_eq!(
             *q,
             before,
-            "unmake of {mv} does not restore the position {}",
+            "unmake of {mv:?} does not restore the position {}",
             here()
         );
     }
@@ -376,7 +376,7 @@ fn run(budget: u64, seed: u64, strategy_every: u64) -> Coverage {
                 break;
             }
             let mv = choose(&q, &moves, &mut rng);
-            let text = mv.to_string();
+            let text = format!("{mv:?}");
             let m = s
                 .legal_moves()
                 .into_iter()

@@ -29,18 +29,18 @@ fn random_games_restore_exactly_and_keep_keys_exact() {
                 }
                 let mv = moves[rng.below(moves.len())];
                 let before = pos.clone();
-                let copied = pos.play(mv);
+                let copied = pos.play_unchecked(mv);
                 let undo = pos.make(mv);
                 assert_eq!(
                     pos,
                     copied,
-                    "copy-make and make differ after {mv} from {}",
+                    "copy-make and make differ after {mv:?} from {}",
                     before.fen()
                 );
                 assert_eq!(
                     pos.key(),
                     pos.compute_key(),
-                    "key after {mv} from {}",
+                    "key after {mv:?} from {}",
                     before.fen()
                 );
                 assert!(pos.is_consistent());
@@ -49,7 +49,7 @@ fn random_games_restore_exactly_and_keep_keys_exact() {
                 assert_eq!(
                     reread,
                     pos,
-                    "FEN round trip after {mv} from {}",
+                    "FEN round trip after {mv:?} from {}",
                     before.fen()
                 );
                 history.push((mv, undo, before));
@@ -57,7 +57,7 @@ fn random_games_restore_exactly_and_keep_keys_exact() {
             }
             while let Some((mv, undo, before)) = history.pop() {
                 pos.unmake(mv, undo);
-                assert_eq!(pos, before, "unmake {mv}");
+                assert_eq!(pos, before, "unmake {mv:?}");
             }
             assert_eq!(pos, start);
         }

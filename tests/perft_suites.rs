@@ -75,11 +75,11 @@ fn chess960() {
 
 #[test]
 fn divide_sums_to_perft_and_names_every_legal_move() {
-    let mut pos = quince::Position::from_fen(
+    let pos = quince::Position::from_fen(
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     )
     .unwrap();
-    let divide = perft::divide(&mut pos, 3, true);
+    let divide = perft::divide(&pos, 3, true);
     assert_eq!(divide.len(), 48);
     assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 97862);
     let texts: Vec<String> = divide.iter().map(|(mv, _)| pos.uci(*mv)).collect();

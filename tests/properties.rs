@@ -80,7 +80,10 @@ fn walk(pos: &mut Position, choices: &[u16], mut visit: impl FnMut(&mut Position
         if choice % 6 == 5 && !stack.is_empty() {
             let (mv, undo, before) = stack.pop().unwrap();
             pos.unmake(mv, undo);
-            assert_eq!(*pos, before, "unmake of {mv} does not restore the position");
+            assert_eq!(
+                *pos, before,
+                "unmake of {mv:?} does not restore the position"
+            );
         } else {
             let moves = legal_moves(pos);
             if moves.is_empty() {
@@ -96,7 +99,10 @@ fn walk(pos: &mut Position, choices: &[u16], mut visit: impl FnMut(&mut Position
     // Unwind everything: each unmake must restore the exact position.
     while let Some((mv, undo, before)) = stack.pop() {
         pos.unmake(mv, undo);
-        assert_eq!(*pos, before, "unmake of {mv} does not restore the position");
+        assert_eq!(
+            *pos, before,
+            "unmake of {mv:?} does not restore the position"
+        );
         assert_eq!(pos.fen(), before.fen());
         assert_eq!(pos.key(), before.key());
     }

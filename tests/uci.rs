@@ -161,7 +161,7 @@ fn assert_legal_answer(pos: &Position, lines: &[String]) -> String {
         .parse_uci(&best)
         .unwrap_or_else(|e| panic!("{e}: {lines:#?}"));
     if let Some(reply) = ponder {
-        pos.play(mv)
+        pos.play_unchecked(mv)
             .parse_uci(&reply)
             .unwrap_or_else(|e| panic!("ponder {e}"));
     }
@@ -206,7 +206,7 @@ fn go_depth_reports_info_and_one_legal_bestmove() {
     let pos = Position::startpos();
     let pos = ["e2e4", "e7e5", "g1f3"]
         .iter()
-        .fold(pos, |p, m| p.play(p.parse_uci(m).unwrap()));
+        .fold(pos, |p, m| p.play_unchecked(p.parse_uci(m).unwrap()));
     assert_legal_answer(&pos, &lines);
     let infos: Vec<&String> = lines
         .iter()
@@ -238,7 +238,7 @@ fn go_depth_reports_info_and_one_legal_bestmove() {
         .split_whitespace()
         .collect();
     pv.iter().fold(pos.clone(), |p, m| {
-        p.play(p.parse_uci(m).unwrap_or_else(|e| panic!("pv {e}")))
+        p.play_unchecked(p.parse_uci(m).unwrap_or_else(|e| panic!("pv {e}")))
     });
     assert!(engine.quiet_for(Duration::from_millis(200)).is_empty());
 }
@@ -551,7 +551,7 @@ fn engine_fen_after(fen: &str, moves: &[&str]) -> String {
     let pos = Position::from_fen(fen).unwrap();
     moves
         .iter()
-        .fold(pos, |p, m| p.play(p.parse_uci(m).unwrap()))
+        .fold(pos, |p, m| p.play_unchecked(p.parse_uci(m).unwrap()))
         .fen()
 }
 

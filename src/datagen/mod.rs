@@ -34,7 +34,7 @@ pub fn training_positions(game: &GameRecord) -> Result<Vec<TrainingPosition>, St
     let mut pos = Position::startpos();
     let illegal = |ply: usize, mv: crate::types::Move| {
         format!(
-            "game {}: move {mv} at ply {} is illegal",
+            "game {}: move {mv:?} at ply {} is illegal",
             game.index,
             ply + 1
         )
@@ -43,7 +43,7 @@ pub fn training_positions(game: &GameRecord) -> Result<Vec<TrainingPosition>, St
         if !legal_moves(&pos).as_slice().contains(&mv) {
             return Err(illegal(ply, mv));
         }
-        pos = pos.play(mv);
+        pos = pos.play_unchecked(mv);
     }
     let mut out = Vec::with_capacity(game.scored.len());
     for (i, &(mv, score)) in game.scored.iter().enumerate() {
@@ -58,7 +58,7 @@ pub fn training_positions(game: &GameRecord) -> Result<Vec<TrainingPosition>, St
                 result: game.result,
             });
         }
-        pos = pos.play(mv);
+        pos = pos.play_unchecked(mv);
     }
     Ok(out)
 }

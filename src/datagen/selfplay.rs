@@ -135,7 +135,7 @@ pub fn play_game(
         if scored.len() >= settings.draw_after && quiet >= settings.draw_plies {
             break GameResult::Draw;
         }
-        pos = pos.play(outcome.best);
+        pos = pos.play_unchecked(outcome.best);
         keys.push(pos.key());
     };
     GameRecord {
@@ -173,7 +173,7 @@ fn balanced_opening(
                 break;
             }
             let mv = legal.as_slice()[rng.below(legal.len() as u64) as usize];
-            pos = pos.play(mv);
+            pos = pos.play_unchecked(mv);
             moves.push(mv);
             keys.push(pos.key());
         }
@@ -190,11 +190,7 @@ fn balanced_opening(
 /// The search of one move: `keys` are the game's keys up to and including
 /// `pos` (the search wants those before it).
 fn think(pos: &Position, keys: &[u64], nodes: u64, tt: &mut TranspositionTable) -> Outcome {
-    let limits = Limits {
-        nodes: Some(nodes),
-        multi_pv: 1,
-        ..Limits::default()
-    };
+    let limits = Limits::nodes(nodes);
     let history = &keys[..keys.len() - 1];
     search::search(pos, history, tt, &limits, &Signals::default(), &mut |_| {})
 }
@@ -228,7 +224,7 @@ mod tests {
             if !legal_moves(&pos).as_slice().contains(mv) {
                 return false;
             }
-            pos = pos.play(*mv);
+            pos = pos.play_unchecked(*mv);
         }
         true
     }

@@ -262,6 +262,60 @@ impl std::ops::Deref for MoveList {
     }
 }
 
+/// `for mv in &list` walks the moves by reference, as for a slice.
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// `for mv in list` walks the moves by value (a `Move` is two bytes).
+///
+/// ```
+/// use quince::{Position, legal_moves};
+/// let pos = Position::startpos();
+/// let mut after = Vec::new();
+/// for mv in legal_moves(&pos) {
+///     after.push(pos.play(mv).unwrap());
+/// }
+/// assert_eq!(after.len(), 20);
+/// ```
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+    fn into_iter(self) -> MoveListIntoIter {
+        MoveListIntoIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+/// The by-value iterator of a [`MoveList`].
+#[derive(Clone)]
+pub struct MoveListIntoIter {
+    list: MoveList,
+    next: usize,
+}
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.list.as_slice().get(self.next).copied()?;
+        self.next += 1;
+        Some(mv)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.list.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+
 /// All legal moves of `position` in a list.
 ///
 /// ```

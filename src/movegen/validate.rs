@@ -26,7 +26,7 @@ use crate::types::{Bitboard, Move, Piece};
 /// let pos = Position::startpos();
 /// let e4 = pos.parse_uci("e2e4").unwrap();
 /// assert!(movegen::is_legal(&pos, e4));
-/// assert!(!movegen::is_legal(&pos.play(e4), e4));
+/// assert!(!movegen::is_legal(&pos.play_unchecked(e4), e4));
 /// assert!(!movegen::is_legal(&pos, Move::from_bits(0xffff)));
 /// ```
 pub fn is_legal(pos: &Position, mv: Move) -> bool {
@@ -117,7 +117,7 @@ mod tests {
                     assert_eq!(
                         is_legal(pos, mv),
                         expected,
-                        "{} {mv} ({:#06x})",
+                        "{} {mv:?} ({:#06x})",
                         pos.fen(),
                         mv.bits()
                     );

@@ -35,14 +35,10 @@ impl Position {
         if mv == Move::NULL {
             return "0000".to_string();
         }
-        let is_castle = self.piece_on(mv.from()) == Some(Piece::King)
-            && self.color(self.side_to_move()).contains(mv.to());
-        if is_castle && !self.is_chess960() {
-            let file = if mv.to() > mv.from() { 6 } else { 2 };
-            let to = Square::new((mv.from().rank().index() * 8 + file) as u8);
-            return format!("{}{}", mv.from(), to);
+        if self.is_castle(mv) && !self.is_chess960() {
+            return format!("{}{}", mv.from(), self.king_destination(mv));
         }
-        mv.to_string()
+        format!("{mv:?}")
     }
 
     /// Reads a UCI move and returns it if it is legal here. Castling is

@@ -24,20 +24,23 @@ use crate::types::Move;
 ///
 /// ```
 /// use quince::{Position, perft};
-/// let mut pos = Position::startpos();
-/// assert_eq!(perft::perft(&mut pos, 3), 8902);
+/// let pos = Position::startpos();
+/// assert_eq!(perft::perft(&pos, 3), 8902);
 /// ```
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    Legal::perft::<CopyMake>(pos, depth)
+///
+/// It takes `&Position` and works on a copy of it (one copy per call, not
+/// per node); [`Strategy::perft`] runs in place on a `&mut Position`.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    Legal::perft::<CopyMake>(&mut pos.clone(), depth)
 }
 
 /// Leaf count at `depth`, making every move including the leaves.
-pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
-    Legal::perft_full::<CopyMake>(pos, depth)
+pub fn perft_full(pos: &Position, depth: u32) -> u64 {
+    Legal::perft_full::<CopyMake>(&mut pos.clone(), depth)
 }
 
 /// Perft with the chosen counting method.
-pub fn count(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
+pub fn count(pos: &Position, depth: u32, bulk: bool) -> u64 {
     if bulk {
         perft(pos, depth)
     } else {
@@ -46,16 +49,14 @@ pub fn count(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
 }
 
 /// The leaf count below each root move (`depth >= 1`), in generation order.
-pub fn divide(pos: &mut Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
-    let moves = collect(pos);
-    moves
-        .as_slice()
-        .iter()
-        .map(|&mv| {
-            let undo = pos.make(mv);
-            let nodes = count(pos, depth.saturating_sub(1), bulk);
-            pos.unmake(mv, undo);
-            (mv, nodes)
+pub fn divide(pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+    collect(pos)
+        .into_iter()
+        .map(|mv| {
+            (
+                mv,
+                count(&pos.play_unchecked(mv), depth.saturating_sub(1), bulk),
+            )
         })
         .collect()
 }

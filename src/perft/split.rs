@@ -91,7 +91,7 @@ pub fn expand_ply(nodes: &[Node], moves: &mut dyn FnMut(&mut Position) -> MoveLi
         let mut pos = node.position.clone();
         for &mv in moves(&mut pos).iter() {
             children.push(Node {
-                position: pos.play(mv),
+                position: pos.play_unchecked(mv),
                 paths: node.paths.clone(),
             });
         }
@@ -153,7 +153,7 @@ mod tests {
         let roots: Vec<Node> = legal_moves(&root)
             .iter()
             .enumerate()
-            .map(|(i, &mv)| Node::new(root.play(mv), i as u32))
+            .map(|(i, &mv)| Node::new(root.play_unchecked(mv), i as u32))
             .collect();
         let nodes = expand(roots, 2, &mut legal);
         let mut per_root = [0u64; 20];

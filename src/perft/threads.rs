@@ -155,7 +155,7 @@ impl Job for Divide<'_> {
         let seeds: Vec<Node> = root_moves
             .iter()
             .enumerate()
-            .map(|(i, &mv)| Node::new(root.play(mv), i as u32))
+            .map(|(i, &mv)| Node::new(root.play_unchecked(mv), i as u32))
             .collect();
         // Leave at least one ply (none at depth 1) below the split.
         let target = UNITS_PER_THREAD * self.settings.threads;
@@ -292,8 +292,8 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         )
         .unwrap();
-        let mut single = pos.clone();
-        let expected = super::super::divide(&mut single, 4, true);
+        let single = pos.clone();
+        let expected = super::super::divide(&single, 4, true);
         let table = CountTable::new(1).unwrap();
         for (threads, table) in [(1, None), (2, None), (3, Some(&table))] {
             let got = dispatch(

@@ -261,7 +261,10 @@ impl Position {
             self.key = key;
             self.halfmove = halfmove;
             self.fullmove += us.index() as u32; // after Black's move
-            debug_assert!(self.is_consistent(), "inconsistent after {mv} in {self:?}");
+            debug_assert!(
+                self.is_consistent(),
+                "inconsistent after {mv:?} in {self:?}"
+            );
         }
     }
 
@@ -321,7 +324,7 @@ impl Position {
         self.key = undo.key;
         debug_assert!(
             self.is_consistent(),
-            "inconsistent after unmaking {mv} in {self:?}"
+            "inconsistent after unmaking {mv:?} in {self:?}"
         );
     }
 
@@ -353,9 +356,12 @@ impl Position {
         f(&mut child)
     }
 
-    /// Copy-make: the position after `mv`, leaving `self` untouched.
+    /// Copy-make without a legality check: the position after `mv`, leaving
+    /// `self` untouched. For moves the generator produced; an illegal move
+    /// gives an unspecified position. [`Position::play`] is the checked
+    /// version.
     #[inline]
-    pub fn play(&self, mv: Move) -> Position {
+    pub fn play_unchecked(&self, mv: Move) -> Position {
         let piece = self.mover(mv);
         let undo = self.undo_record(mv, piece);
         let mut next = self.clone();
@@ -407,8 +413,8 @@ mod tests {
         for fen in fens {
             for pos in &with_children(fen) {
                 for &mv in legal_moves(pos).iter() {
-                    let made = pos.play(mv).in_check();
-                    assert_eq!(pos.gives_check(mv), made, "{} {mv}", pos.fen());
+                    let made = pos.play_unchecked(mv).in_check();
+                    assert_eq!(pos.gives_check(mv), made, "{} {mv:?}", pos.fen());
                     checks += usize::from(made);
                 }
             }
@@ -425,8 +431,8 @@ mod tests {
         for fen in suite_fens() {
             for pos in &with_children(fen) {
                 for &mv in legal_moves(pos).iter() {
-                    let made = pos.play(mv).in_check();
-                    assert_eq!(pos.gives_check(mv), made, "{} {mv}", pos.fen());
+                    let made = pos.play_unchecked(mv).in_check();
+                    assert_eq!(pos.gives_check(mv), made, "{} {mv:?}", pos.fen());
                     moves += 1;
                     checks += usize::from(made);
                 }

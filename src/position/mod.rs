@@ -21,13 +21,15 @@
 mod castling;
 mod fen;
 mod make;
+mod play;
 mod status;
 mod zobrist;
 
 pub use castling::{CastleSide, Castling};
 pub use fen::{FenError, FenErrorKind};
 pub use make::Undo;
-pub use status::{GameStatus, IllegalMove};
+pub use play::IllegalMove;
+pub use status::GameStatus;
 
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::tables::{between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays};
@@ -425,7 +427,7 @@ pub(crate) fn with_children(fen: &str) -> Vec<Position> {
     positions.extend(
         crate::movegen::legal_moves(&root)
             .iter()
-            .map(|&mv| root.play(mv)),
+            .map(|&mv| root.play_unchecked(mv)),
     );
     positions
 }

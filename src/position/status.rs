@@ -5,8 +5,7 @@
 
 use super::{FenError, Position};
 use crate::movegen::has_legal_move;
-use crate::types::{Move, Piece};
-use std::fmt;
+use crate::types::Piece;
 use std::str::FromStr;
 
 /// Where the game stands in a position, judged from the position alone.
@@ -37,55 +36,7 @@ impl GameStatus {
     }
 }
 
-/// The error of [`Position::try_play`]: the move is not legal here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalMove(pub Move);
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {} in this position", self.0)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
 impl Position {
-    /// Whether `mv` is one of the legal moves of this position: the same
-    /// answer as looking it up in [`crate::movegen::legal_moves`], found by
-    /// [`crate::movegen::is_legal`] from the one piece and the king's check
-    /// and pin lines, without listing the moves (castling and e.p. still
-    /// list them).
-    ///
-    /// ```
-    /// use quince::Position;
-    /// let pos = Position::startpos();
-    /// let e4 = pos.parse_uci("e2e4").unwrap();
-    /// assert!(pos.is_legal(e4));
-    /// let after = pos.play(e4);
-    /// assert!(!after.is_legal(e4)); // the pawn is no longer on e2
-    /// ```
-    pub fn is_legal(&self, mv: Move) -> bool {
-        crate::movegen::is_legal(self, mv)
-    }
-
-    /// Plays `mv` if it is legal and leaves the position untouched if not.
-    ///
-    /// ```
-    /// use quince::Position;
-    /// let mut pos = Position::startpos();
-    /// let e4 = pos.parse_uci("e2e4").unwrap();
-    /// pos.try_play(e4).unwrap();
-    /// assert!(pos.try_play(e4).is_err());
-    /// assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-    /// ```
-    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        if !self.is_legal(mv) {
-            return Err(IllegalMove(mv));
-        }
-        self.make(mv);
-        Ok(())
-    }
-
     /// Whether neither side can ever mate: kings only, or kings and a single
     /// minor piece. (King and bishop against king and bishop on squares of
     /// one colour is dead too, but rare enough to leave to play.)
@@ -144,8 +95,6 @@ impl Default for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::legal_moves;
-    use crate::types::Square;
 
     fn status(fen: &str) -> GameStatus {
         fen.parse::<Position>().unwrap().status()
@@ -182,21 +131,6 @@ mod tests {
             status("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80"),
             GameStatus::Checkmate
         );
-    }
-
-    #[test]
-    fn try_play_refuses_without_changing_the_position() {
-        let mut pos = Position::startpos();
-        let before = pos.clone();
-        let (e2, e5) = (Square::new(12), Square::new(36));
-        let illegal = Move::new(e2, e5, None);
-        assert_eq!(pos.try_play(illegal), Err(IllegalMove(illegal)));
-        assert_eq!(pos, before);
-        for mv in legal_moves(&before).iter() {
-            let mut copy = before.clone();
-            copy.try_play(*mv).unwrap();
-            assert_eq!(copy, before.play(*mv));
-        }
     }
 
     #[test]

@@ -4,9 +4,23 @@ use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// The limits of one `go`, already sanitised by the caller (no negative
+/// The limits of one search, already sanitised by the caller (no negative
 /// numbers; `searchmoves` legal in the root position).
-#[derive(Clone, Debug, Default)]
+///
+/// Built from one of the bounded constructors, [`Limits::depth`],
+/// [`Limits::nodes`] and [`Limits::movetime`], then refined with struct
+/// update syntax. There is no `Default`: a search with no limit at all
+/// (`infinite`) runs until its [`Signals`] stop it, so it has to be asked
+/// for by name.
+///
+/// ```
+/// use quince::search::Limits;
+/// let quick = Limits::depth(6);
+/// let analysis = Limits { multi_pv: 3, ..Limits::movetime(std::time::Duration::from_millis(200)) };
+/// assert_eq!(quick.depth, Some(6));
+/// assert_eq!(analysis.movetime, Some(200));
+/// ```
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Maximum depth in plies.
     pub depth: Option<i32>,
@@ -37,6 +51,67 @@ pub struct Limits {
     pub multi_pv: usize,
     /// Milliseconds to keep in reserve per move for GUI and pipe latency.
     pub move_overhead: u64,
+}
+
+impl Limits {
+    /// No limit at all: the base the constructors refine (private, so that
+    /// an unbounded search is only made on purpose, with `infinite`).
+    const UNBOUNDED: Limits = Limits {
+        depth: None,
+        nodes: None,
+        node_cap: None,
+        movetime: None,
+        time: [None, None],
+        increment: [0, 0],
+        moves_to_go: None,
+        infinite: false,
+        ponder: false,
+        mate: None,
+        search_moves: Vec::new(),
+        multi_pv: 1,
+        move_overhead: 0,
+    };
+
+    /// Search to `plies` plies (at least 1): deterministic, the same answer
+    /// on every machine.
+    pub fn depth(plies: i32) -> Limits {
+        Limits {
+            depth: Some(plies.max(1)),
+            ..Limits::UNBOUNDED
+        }
+    }
+
+    /// Search about `nodes` nodes (checked at every node: deterministic too).
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::UNBOUNDED
+        }
+    }
+
+    /// Search for this long (at least the first iteration is finished).
+    pub fn movetime(time: Duration) -> Limits {
+        Limits {
+            movetime: Some(u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
+            ..Limits::UNBOUNDED
+        }
+    }
+
+    /// Search until [`Signals::stop`] is set (UCI's `go infinite`): only for
+    /// a caller that holds the signals and will set them.
+    pub fn infinite() -> Limits {
+        Limits {
+            infinite: true,
+            ..Limits::UNBOUNDED
+        }
+    }
+
+    /// Whether a search with these limits ends by itself (a depth, node or
+    /// time limit, and not `infinite`).
+    pub fn is_bounded(&self) -> bool {
+        let timed = self.movetime.is_some() || self.time.iter().any(Option::is_some);
+        !self.infinite && (self.depth.is_some() || self.nodes.is_some() || timed)
+    }
 }
 
 /// Shared between the protocol thread and the search thread.
@@ -120,7 +195,7 @@ mod tests {
     fn budgets_stay_inside_the_clock() {
         let mut limits = Limits {
             move_overhead: 30,
-            ..Limits::default()
+            ..Limits::UNBOUNDED
         };
         assert_eq!(limits.budget(Color::White), None);
         for (clock, inc, mtg) in [

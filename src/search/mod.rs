@@ -29,6 +29,7 @@
 //! With a depth or node limit the search is deterministic: time is only
 //! consulted for time limits, so `quince bench` has a stable node count.
 
+mod best_move;
 pub mod draw;
 mod iterate;
 pub mod limits;
@@ -50,6 +51,7 @@ use crate::movegen::legal::{fill_list, generate_tactical_into};
 use crate::movegen::{MoveList, has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
+pub use best_move::{SearchResult, UNBOUNDED_DEPTH, Value, best_move, best_move_with_history};
 use limits::Budget;
 pub use limits::{Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
@@ -83,7 +85,8 @@ pub struct Report {
     pub pv: Vec<Move>,
 }
 
-/// The result of a search.
+/// The result of a search (the protocol's view; [`best_move`] gives the
+/// everyday one, with `Option` and a typed [`Value`]).
 #[derive(Clone, Debug)]
 pub struct Outcome {
     /// `Move::NULL` when the root has no legal move.
@@ -318,11 +321,7 @@ mod tests {
     fn run(fen: &str, depth: i32) -> Outcome {
         let pos = Position::from_fen(fen).unwrap();
         let mut tt = TranspositionTable::new(1).unwrap();
-        let limits = Limits {
-            depth: Some(depth),
-            multi_pv: 1,
-            ..Limits::default()
-        };
+        let limits = Limits::depth(depth);
         search(
             &pos,
             &[],
@@ -338,10 +337,8 @@ mod tests {
         let pos = Position::from_fen(crate::position::STARTPOS_FEN).unwrap();
         let mut tt = TranspositionTable::new(1).unwrap();
         let limits = Limits {
-            depth: Some(20),
             node_cap: Some(3),
-            multi_pv: 1,
-            ..Limits::default()
+            ..Limits::depth(20)
         };
         let mut lines = 0;
         let outcome = search(

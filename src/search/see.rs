@@ -264,7 +264,7 @@ mod tests {
                         assert_eq!(
                             see_at_least(pos, mv, threshold),
                             value >= threshold,
-                            "{} {mv} {threshold}",
+                            "{} {mv:?} {threshold}",
                             pos.fen()
                         );
                         checked += 1;

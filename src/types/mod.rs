@@ -7,9 +7,11 @@ mod color;
 mod moves;
 mod piece;
 mod square;
+mod text;
 
 pub use bitboard::Bitboard;
 pub use color::Color;
 pub use moves::Move;
 pub use piece::Piece;
 pub use square::{File, Rank, Square};
+pub use text::ParseError;

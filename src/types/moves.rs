@@ -6,9 +6,15 @@ use std::fmt;
 /// Castling is encoded as *the king takes its own rook* (`to` is the rook's
 /// square), in standard chess and Chess960 alike: one encoding covers every
 /// castling rule, and the UCI text (`e1g1` or `e1h1`) is chosen when printing.
+/// That is why `Move` has no `Display`: print a move with
+/// [`crate::Position::uci`] or [`crate::Position::san`], which know the
+/// position (its `Debug` shows the raw encoding, for diagnostics).
 /// En passant is a pawn moving diagonally onto the e.p. square; the position
 /// recognises it, so it needs no flag.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// Moves order by their bits (origin, then destination, then promotion),
+/// so that they can be sorted and kept in ordered sets.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);
 
 impl Move {
@@ -60,10 +66,9 @@ impl Move {
     }
 }
 
-/// Prints the move in pure coordinate form (`e2e4`, `e7e8q`); castling shows
-/// as king-takes-rook here. Use `Position::uci` for protocol output.
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Move {
+    /// The raw coordinate text (`e2e4`, `e7e8q`), castling as king-takes-rook.
+    fn write_raw(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == Move::NULL {
             return write!(f, "0000");
         }
@@ -77,6 +82,6 @@ impl fmt::Display for Move {
 
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
+        self.write_raw(f)
     }
 }

@@ -61,30 +61,35 @@ impl Rank {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
-impl Square {
-    /// The square a1.
-    ///
-    /// Only the first rank and e8 are named, for castling code, tests and
-    /// examples; other squares come from [`Square::from_coords`] or
-    /// [`Square::parse`].
-    pub const A1: Square = Square(0);
-    /// The square b1.
-    pub const B1: Square = Square(1);
-    /// The square c1.
-    pub const C1: Square = Square(2);
-    /// The square d1.
-    pub const D1: Square = Square(3);
-    /// The square e1.
-    pub const E1: Square = Square(4);
-    /// The square f1.
-    pub const F1: Square = Square(5);
-    /// The square g1.
-    pub const G1: Square = Square(6);
-    /// The square h1.
-    pub const H1: Square = Square(7);
-    /// The square e8.
-    pub const E8: Square = Square(60);
+/// Declares the 64 square constants, `A1 = 0` to `H8 = 63`, one rank per
+/// line: a macro rather than 64 hand-numbered lines, so no index can be
+/// mistyped.
+macro_rules! square_constants {
+    ($($rank:literal: $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident;)*) => {
+        impl Square {
+            $(square_constants!(@rank $rank, 0, $a $b $c $d $e $f $g $h);)*
+        }
+    };
+    (@rank $rank:literal, $file:expr, $name:ident $($rest:ident)*) => {
+        #[doc = concat!("The square ", stringify!($name), ".")]
+        pub const $name: Square = Square($rank * 8 + $file);
+        square_constants!(@rank $rank, $file + 1, $($rest)*);
+    };
+    (@rank $rank:literal, $file:expr,) => {};
+}
 
+square_constants! {
+    0: A1 B1 C1 D1 E1 F1 G1 H1;
+    1: A2 B2 C2 D2 E2 F2 G2 H2;
+    2: A3 B3 C3 D3 E3 F3 G3 H3;
+    3: A4 B4 C4 D4 E4 F4 G4 H4;
+    4: A5 B5 C5 D5 E5 F5 G5 H5;
+    5: A6 B6 C6 D6 E6 F6 G6 H6;
+    6: A7 B7 C7 D7 E7 F7 G7 H7;
+    7: A8 B8 C8 D8 E8 F8 G8 H8;
+}
+
+impl Square {
     /// The square with index `index & 63`.
     #[inline]
     pub const fn new(index: u8) -> Square {
@@ -176,6 +181,10 @@ mod tests {
             assert_eq!(Square::parse(&square.to_string()), Some(square));
         }
         assert_eq!(Square::parse("e4").map(Square::index), Some(28));
+        assert_eq!(Square::parse("e4"), Some(Square::E4));
+        assert_eq!((Square::A1.index(), Square::H1.index()), (0, 7));
+        assert_eq!((Square::A8.index(), Square::H8.index()), (56, 63));
+        assert_eq!(Square::C6.to_string(), "c6");
         for bad in ["", "e", "e9", "i1", "e44", "E4"] {
             assert_eq!(Square::parse(bad), None, "{bad}");
         }

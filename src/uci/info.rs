@@ -70,7 +70,7 @@ pub fn bestmove_text(root: &Position, best: Move, ponder: Option<Move>) -> Strin
     }
     let mut text = format!("bestmove {}", root.uci(best));
     if let Some(reply) = ponder {
-        let after = root.play(best);
+        let after = root.play_unchecked(best);
         if legal_moves(&after).contains(&reply) {
             text.push_str(&format!(" ponder {}", after.uci(reply)));
         }
@@ -96,7 +96,7 @@ mod tests {
         );
         let pos = Position::startpos();
         let e4 = pos.parse_uci("e2e4").unwrap();
-        let e5 = pos.play(e4).parse_uci("e7e5").unwrap();
+        let e5 = pos.play_unchecked(e4).parse_uci("e7e5").unwrap();
         assert_eq!(line_text(&pos, &[e4, e5, e5]), "e2e4 e7e5");
         assert_eq!(
             bestmove_text(&pos, e4, Some(e5)),

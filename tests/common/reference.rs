@@ -386,18 +386,18 @@ pub fn assert_matches_reference(pos: &Position) {
     assert_strategy_agrees::<KingCapture, CopyMake>(&mut scratch, &bits, None);
     let us = pos.side_to_move();
     for mv in generated {
-        let after = SlowPosition::of(&pos.play(mv));
+        let after = SlowPosition::of(&pos.play_unchecked(mv));
         // The independent check: the own king is not attacked afterwards.
         assert!(
             !attacked(&after.board, king_square(&after.board, us), us.flip()),
-            "{}: {mv} leaves the king attacked",
+            "{}: {mv:?} leaves the king attacked",
             pos.fen()
         );
         let slow_after = slow.make(mv.from().index(), mv.to().index(), mv.promotion());
         assert_eq!(
             after,
             slow_after,
-            "{}: {mv} makes a different position",
+            "{}: {mv:?} makes a different position",
             pos.fen()
         );
     }

@@ -43,11 +43,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, UserError> {
     let mut tt = TranspositionTable::new(HASH_MB)
         .ok_or_else(|| UserError("cannot allocate the hash table".into()))?;
     let signals = Signals::default();
-    let limits = Limits {
-        depth: Some(args.depth as i32),
-        multi_pv: 1,
-        ..Limits::default()
-    };
+    let limits = Limits::depth(args.depth as i32);
     let start = Instant::now();
     let mut total = 0u64;
     for (index, fen) in POSITIONS.iter().enumerate() {

@@ -27,7 +27,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, UserError> {
     };
     for text in &args.moves {
         let mv = pos.parse_uci(text)?;
-        pos = pos.play(mv);
+        pos = pos.play_unchecked(mv);
     }
     let network = nnue::evaluate(&pos);
     let hand_written = evaluate(&pos);

@@ -272,11 +272,11 @@ mod tests {
             let undo = pos.make(mv);
             for reply in legal_moves(&pos).as_slice().to_vec() {
                 stack.push(&pos, reply);
-                let child = pos.play(reply);
+                let child = pos.play_unchecked(reply);
                 assert_eq!(
                     stack.evaluate(child.side_to_move()),
                     super::super::evaluate(&child),
-                    "{fen}: {mv} {reply}"
+                    "{fen}: {mv:?} {reply:?}"
                 );
                 assert_eq!(
                     stack.entries[stack.len - 1].accumulator,
@@ -311,11 +311,11 @@ mod tests {
         let mut stack = AccumulatorStack::new(&pos);
         for mv in legal_moves(&pos).as_slice().to_vec() {
             stack.push(&pos, mv);
-            let child = pos.play(mv);
+            let child = pos.play_unchecked(mv);
             assert_eq!(
                 stack.evaluate(child.side_to_move()),
                 super::super::evaluate(&child),
-                "{mv}"
+                "{mv:?}"
             );
             stack.pop();
         }
