@@ -105,6 +105,8 @@ pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+#[cfg(feature = "serde")]
+pub mod serde_text;
 pub mod sliders;
 pub mod suite;
 pub mod tables;

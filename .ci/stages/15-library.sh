@@ -34,4 +34,6 @@ else
   cargo hack check --lib --each-feature --exclude-all-features --exclude-features pext \
     --target-dir target/hack
 fi
+# The optional serde feature: its round trips (tests/serde.rs need it).
+cargo test --features serde --test serde
 cargo package -p quince-codegen -p quince --allow-dirty
