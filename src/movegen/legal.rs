@@ -11,7 +11,8 @@
 //! 5. En passant is rare and has the one pin the masks miss (both pawns
 //!    leave the king's rank), so it is verified by recomputing slider attacks.
 //! 6. Castling: rights present, squares empty, king path not attacked, with
-//!    the castling rook lifted off the board (Chess960 corner cases).
+//!    the castling rook lifted off the board (Chess960 corner cases); in
+//!    [`super::castling`].
 //!
 //! Three entry points share these steps: [`generate`] hands out one batch
 //! per piece, [`fill_list`] fills a move list (the same batches, but the
@@ -25,26 +26,25 @@
 //! steps they share (the context, the pawn sets, the king's and e.p.
 //! moves) are one hot path, read and tuned together.
 
+use super::castling::{castling_candidates, castling_targets};
 use super::{MoveList, PieceMoves, promotion_rank};
 use crate::position::{CheckInfo, Position};
 use crate::sliders::{bishop_attacks, rook_attacks};
-use crate::tables::{
-    between, castling_empty, castling_king_path, king_attacks, knight_attacks, line, pawn_attacks,
-};
+use crate::tables::{between, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::types::{Bitboard, Color, Piece, Square};
 
 /// What every step needs, computed once per position.
-struct Context {
-    us: Color,
-    own: Bitboard,
-    enemy: Bitboard,
-    occupied: Bitboard,
-    king: Square,
-    checkers: Bitboard,
-    pinned: Bitboard,
+pub(super) struct Context {
+    pub(super) us: Color,
+    pub(super) own: Bitboard,
+    pub(super) enemy: Bitboard,
+    pub(super) occupied: Bitboard,
+    pub(super) king: Square,
+    pub(super) checkers: Bitboard,
+    pub(super) pinned: Bitboard,
     /// Where non-king pieces may go: anywhere not own when not in check,
     /// else the checker or a square between it and the king.
-    target: Bitboard,
+    pub(super) target: Bitboard,
 }
 
 impl Context {
@@ -640,65 +640,4 @@ fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -
     steppers.is_empty()
         && (rook_attacks(king, occupied) & rooks).is_empty()
         && (bishop_attacks(king, occupied) & bishops).is_empty()
-}
-
-/// The rook squares of castling moves whose squares are empty (rights
-/// present, nothing between king, rook and their destinations): one load
-/// and one AND per right.
-#[inline]
-fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
-    let mut to = Bitboard::EMPTY;
-    for rook in pos.castling().rooks_of(cx.us) {
-        if (castling_empty(cx.king, rook) & cx.occupied).is_empty() {
-            to |= Bitboard::from_square(rook);
-        }
-    }
-    to
-}
-
-/// The candidates whose king path (crossed and destination squares) is not
-/// attacked. `attacked` was computed with the castling rook still on its
-/// square; lifting it only matters when an enemy rook or queen stands on
-/// the back rank (a Chess960 rook can shield its own king's path), and then
-/// the exact test runs.
-#[inline]
-fn castling_targets(
-    pos: &Position,
-    cx: &Context,
-    candidates: Bitboard,
-    attacked: Bitboard,
-) -> Bitboard {
-    let rank = Bitboard::rank(cx.king.rank().index());
-    let them = cx.us.flip();
-    let rank_sliders = (pos.colored(them, Piece::Rook) | pos.colored(them, Piece::Queen)) & rank;
-    let mut to = Bitboard::EMPTY;
-    for rook in candidates {
-        let king_path = castling_king_path(cx.king, rook);
-        let safe = if rank_sliders.is_empty() {
-            (king_path & attacked).is_empty()
-        } else {
-            let lifted = cx.occupied ^ Bitboard::from_square(cx.king) ^ Bitboard::from_square(rook);
-            king_path_is_safe(pos, cx.us.flip(), king_path, lifted)
-        };
-        if safe {
-            to |= Bitboard::from_square(rook);
-        }
-    }
-    to
-}
-
-/// The exact castling test: no square of `king_path` is attacked by
-/// `them` with `lifted` as the occupancy (the king and the castling rook
-/// lifted off the board).
-///
-/// Out of line because it is rare, and given plain values rather than the
-/// generator's `Context`: a reference made every caller store the whole
-/// context to memory first, castling or not. Passing plain values ran
-/// fewer instructions in full-make perft with PEXT, though more with magic
-/// (`reports/archive/speed-2026-11-23-evening.md`).
-#[inline(never)]
-fn king_path_is_safe(pos: &Position, them: Color, king_path: Bitboard, lifted: Bitboard) -> bool {
-    !king_path
-        .into_iter()
-        .any(|sq| pos.is_attacked(sq, them, lifted))
 }

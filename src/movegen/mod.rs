@@ -9,6 +9,7 @@
 //! [`is_legal`] tests one move from elsewhere (a hash move) without
 //! generating.
 
+mod castling;
 pub mod legal;
 pub mod pseudo;
 pub(crate) mod replies;
