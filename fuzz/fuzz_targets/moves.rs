@@ -99,7 +99,7 @@ fuzz_target!(|data: &[u8]| {
                 let us = before.side_to_move();
                 assert!(
                     !pos.is_attacked(pos.king(us), us.flip(), pos.occupied()),
-                    "{mv} leaves the king in check in {}",
+                    "{mv:?} leaves the king in check in {}",
                     before.fen()
                 );
                 stack.push((Step::Move(mv, undo), before));

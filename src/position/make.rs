@@ -36,9 +36,17 @@ fn castle_targets(color: Color, king: Square, rook: Square) -> (Square, Square) 
 }
 
 impl Position {
-    /// Plays a legal move (as produced by move generation or [`Position::parse_uci`]).
-    /// Passing an illegal move leaves the position unspecified but never panics
-    /// on a move from a piece of the side to move.
+    /// Plays a legal move in place, unchecked (as produced by move
+    /// generation or [`Position::parse_uci`]); [`Position::unmake`] with the
+    /// returned [`Undo`] takes it back. This is the fast path of search and
+    /// perft: it trusts the caller. An illegal move leaves the position
+    /// unspecified in a release build; a debug build checks the whole
+    /// position after every make and unmake and panics on an inconsistent
+    /// one, which makes it orders of magnitude slower than a release build
+    /// (a library user can keep the check out of a debug build with
+    /// `[profile.dev.package.quince] opt-level = 3` and
+    /// `debug-assertions = false`). For moves from outside, use the checked
+    /// [`Position::play`] or [`Position::try_play`].
     // Always inlined: measured when copy-make still went through `make`
     // (its `Undo` was dead there and its stores vanished, fewer
     // instructions per node under callgrind). Copy-make now calls `apply`
