@@ -12,7 +12,7 @@
 //!    leave the king's rank), so it is verified by recomputing slider attacks.
 //! 6. Castling: rights present, squares empty, king path not attacked, with
 //!    the castling rook lifted off the board (Chess960 corner cases); in
-//!    [`super::castling`].
+//!    `movegen/castling.rs`.
 //!
 //! Three entry points share these steps: [`generate`] hands out one batch
 //! per piece, [`fill_list`] fills a move list (the same batches, but the
