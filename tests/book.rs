@@ -284,6 +284,14 @@ fn malformed_books_are_errors() {
         "{error}"
     );
 
+    #[cfg(unix)]
+    {
+        let error = PolyglotBook::open(std::env::temp_dir()).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+        let error = PolyglotBook::open("/dev/zero").unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+    }
+
     // An empty book is well formed and knows nothing.
     let empty = PolyglotBook::from_bytes(Vec::new()).unwrap();
     assert!(empty.is_empty());
@@ -295,6 +303,13 @@ fn a_book_file_is_read_from_disk() {
     let path = std::env::temp_dir().join(format!("quince-book-{}.bin", std::process::id()));
     std::fs::write(&path, book_bytes(&[(&Position::startpos(), "g1f3", 9)])).unwrap();
     let book = PolyglotBook::open(&path);
+    let mut odd = book_bytes(&[(&Position::startpos(), "g1f3", 9)]);
+    odd.push(0);
+    std::fs::write(&path, odd).unwrap();
+    assert_eq!(
+        PolyglotBook::open(&path).unwrap_err(),
+        BookError::Size { len: 17 }
+    );
     let _ = std::fs::remove_file(&path);
     let book = book.expect("a well-formed book file");
     let start = Position::startpos();

@@ -93,7 +93,7 @@ pub enum BookError {
     /// The length is not a multiple of the 16-byte entry size.
     Size {
         /// The length in bytes.
-        len: usize,
+        len: u64,
     },
     /// The entries are not sorted by key, so binary search cannot find them.
     Unsorted {

@@ -4,6 +4,8 @@ use super::{BookEntry, BookError, decode_move};
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::types::Move;
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 
 /// The size of one entry in bytes.
@@ -31,14 +33,30 @@ impl PolyglotBook {
     /// Reads the book in the file at `path`.
     ///
     /// # Errors
-    /// [`BookError::Io`] if the file cannot be read, otherwise as
+    /// [`BookError::Io`] if the file cannot be read or is not a regular
+    /// file (a device such as `/dev/zero` could be endless), otherwise as
     /// [`PolyglotBook::from_bytes`].
     pub fn open(path: impl AsRef<Path>) -> Result<PolyglotBook, BookError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io {
+        let io_error = |message: String| BookError::Io {
             path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let mut file = File::open(path).map_err(|e| io_error(e.to_string()))?;
+        let metadata = file.metadata().map_err(|e| io_error(e.to_string()))?;
+        // Not a device or a pipe, which could be endless (`/dev/zero`).
+        if !metadata.is_file() {
+            return Err(io_error("not a regular file".to_string()));
+        }
+        // A wrong length is known before reading a byte.
+        if !metadata.len().is_multiple_of(ENTRY_SIZE as u64) {
+            return Err(BookError::Size {
+                len: metadata.len(),
+            });
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| io_error(e.to_string()))?;
         PolyglotBook::from_bytes(bytes)
     }
 
@@ -49,7 +67,9 @@ impl PolyglotBook {
     /// [`BookError::Unsorted`] if the keys are not in ascending order.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<PolyglotBook, BookError> {
         if !bytes.len().is_multiple_of(ENTRY_SIZE) {
-            return Err(BookError::Size { len: bytes.len() });
+            return Err(BookError::Size {
+                len: bytes.len() as u64,
+            });
         }
         let entries: Vec<Raw> = bytes
             .chunks_exact(ENTRY_SIZE)
