@@ -253,7 +253,7 @@ fn every_move_round_trips_through_its_polyglot_code() {
     ] {
         let pos: Position = fen.parse().unwrap();
         for mv in legal_moves(&pos).iter().copied() {
-            assert_eq!(decode_move(encode_move(mv)), Some(mv), "{fen} {mv}");
+            assert_eq!(decode_move(encode_move(mv)), Some(mv), "{fen} {mv:?}");
         }
     }
 }

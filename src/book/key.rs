@@ -11,10 +11,6 @@ use crate::tables::generated as g;
 use crate::tables::pawn_attacks;
 use crate::types::{Color, Move, Piece, Square};
 
-/// The black rooks' corners (not among `Square`'s named squares).
-const H8: Square = Square::new(63);
-const A8: Square = Square::new(56);
-
 impl Position {
     /// The Polyglot opening-book key of this position, as in the Polyglot
     /// book format (Fabien Letouzey), compatible with every Polyglot book.
@@ -45,7 +41,10 @@ impl Position {
             }
         }
         let rights = self.castling().squares();
-        for (index, corner) in [Square::H1, Square::A1, H8, A8].into_iter().enumerate() {
+        for (index, corner) in [Square::H1, Square::A1, Square::H8, Square::A8]
+            .into_iter()
+            .enumerate()
+        {
             if rights.contains(corner) {
                 key ^= g::POLYGLOT_CASTLING[index];
             }

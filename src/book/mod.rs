@@ -39,7 +39,7 @@
 //! let chosen = book.choose(&start, 42).expect("the position is in the book");
 //! assert_eq!(book.choose(&start, 42), Some(chosen));
 //! // A position the book does not know.
-//! let after_e4 = start.play(start.parse_uci("e2e4").unwrap());
+//! let after_e4 = start.play(start.parse_uci("e2e4").unwrap()).unwrap();
 //! assert!(book.entries(&after_e4).is_empty());
 //! assert_eq!(book.choose(&after_e4, 42), None);
 //! ```
