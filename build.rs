@@ -42,6 +42,7 @@ fn feature(name: &str) -> bool {
 
 fn main() {
     println!("cargo::rerun-if-changed=codegen/src");
+    println!("cargo::rerun-if-changed=codegen/data");
     println!("cargo::rerun-if-changed=build.rs");
     let values = BACKENDS.map(|b| format!("\"{b}\"")).join(", ");
     println!("cargo::rustc-check-cfg=cfg(quince_slider, values({values}))");

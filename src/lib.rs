@@ -92,6 +92,7 @@
 //! * [`position`]: bitboards, board array and state; FEN, make/unmake, Zobrist.
 //! * [`movegen`]: legal move generation with check and pin masks.
 //! * [`notation`]: UCI move text.
+//! * [`book`]: Polyglot opening books (keys, reader, weighted choice).
 //! * [`perft`]: bulk and full perft, statistics, threads, hashing, split work.
 //! * [`suite`]: EPD perft suites.
 //! * [`eval`], [`search`], [`uci`]: the playing engine (NNUE evaluation,
@@ -101,6 +102,7 @@
 // Every public item says what it is for (CI runs clippy with -D warnings).
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

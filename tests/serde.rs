@@ -21,7 +21,10 @@ fn moves_round_trip_castling_included() {
     let pos: Position = KIWIPETE.parse().unwrap();
     let moves: Vec<Move> = legal_moves(&pos).into_iter().collect();
     let json = serde_json::to_string(&moves).unwrap();
-    assert!(json.contains("\"e1h1\"") && json.contains("\"e2a6\""), "{json}");
+    assert!(
+        json.contains("\"e1h1\"") && json.contains("\"e2a6\""),
+        "{json}"
+    );
     let back: Vec<Move> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, moves);
     assert!(serde_json::from_str::<Move>("\"e2e9\"").is_err());

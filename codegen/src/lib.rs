@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod kindergarten;
 pub mod magics;
 pub mod network;
+pub mod polyglot;
 pub mod rays;
 pub mod rotated;
 
@@ -189,6 +190,8 @@ pub struct Options {
 pub fn tokens(options: Options) -> TokenStream {
     let geometry = geometry_tables();
     let zobrist = zobrist_tables();
+    // The data file is committed and checked by codegen's own tests.
+    let polyglot = polyglot::tables().unwrap_or_else(|message| panic!("{message}"));
     let rays = rays::tables();
     let kindergarten = kindergarten::tables();
     let rotated = rotated::tables();
@@ -200,6 +203,7 @@ pub fn tokens(options: Options) -> TokenStream {
     quote! {
         #geometry
         #zobrist
+        #polyglot
         #sliders
     }
 }

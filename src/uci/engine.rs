@@ -11,6 +11,7 @@
 //!   (or, for moves, keeps the position up to the last good move).
 
 use super::Output;
+use super::book::OwnBook;
 use super::command::{self, Command, Go};
 use super::info::{bestmove_text, report_text, score_text};
 use crate::movegen::legal_moves;
@@ -67,6 +68,8 @@ pub struct Engine {
     search: Option<Running>,
     /// An upper bound on every search's nodes (see [`Engine::cap_search_nodes`]).
     node_cap: Option<u64>,
+    /// `OwnBook` and `BookFile`, and the book.
+    book: OwnBook,
 }
 
 impl Engine {
@@ -101,6 +104,7 @@ impl Engine {
             tt: Arc::new(Mutex::new(tt)),
             search: None,
             node_cap: None,
+            book: OwnBook::default(),
         }
     }
 
@@ -188,6 +192,7 @@ impl Engine {
         // Single-threaded search: the option exists because GUIs expect it.
         self.say("option name Threads type spin default 1 min 1 max 1");
         self.say("option name Ponder type check default false");
+        self.book.announce(&self.out);
         // A tuning build offers the search's constants too (tools/spsa.py).
         if cfg!(feature = "tune") {
             for p in search::params::PARAMS {
@@ -270,6 +275,7 @@ impl Engine {
                 Some(on) => self.options.ponder = on,
                 None => self.error(&format!("Ponder must be true or false, got '{value}'")),
             },
+            "ownbook" | "bookfile" => self.book.set_option(name, value, &self.out),
             "" => self.error("setoption needs 'name <option> [value <value>]'"),
             _ if cfg!(feature = "tune")
                 && search::params::PARAMS
@@ -355,8 +361,11 @@ impl Engine {
         }
     }
 
-    /// Starts a search on its own thread.
+    /// Answers from the book if it can, else starts a search on its own thread.
     fn go(&mut self, go: &Go) {
+        if self.book.answer(&self.position, go, &self.out) {
+            return;
+        }
         let limits = self.limits(go);
         let signals = Arc::new(Signals::default());
         signals.ponder.store(limits.ponder, Ordering::Relaxed);
@@ -537,7 +546,7 @@ fn spin(value: &str, min: u64, max: u64) -> Option<u64> {
 }
 
 /// A check value (`true`/`false`, any case).
-fn check(value: &str) -> Option<bool> {
+pub(super) fn check(value: &str) -> Option<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Some(true),
         "false" => Some(false),

@@ -4,12 +4,14 @@
 //! * [`engine`]: the engine state (position, options, hash table) and the
 //!   reaction to each command; searches run on their own thread.
 //! * [`info`]: `info` and `bestmove` lines.
+//! * `book`: the `OwnBook` and `BookFile` options (Polyglot books).
 //! * this module: the I/O loop. Input is read on a separate thread as raw
 //!   bytes (decoded lossily, so garbage bytes cannot stop it), line breaks
 //!   `\n` or `\r\n`, lines longer than [`MAX_LINE`] refused; the main thread
 //!   handles lines as they arrive, so `stop` and `isready` are answered
 //!   while a search runs. The end of input ends the engine like `quit`.
 
+mod book;
 pub mod command;
 pub mod engine;
 pub mod info;
