@@ -22,3 +22,10 @@ echo "GNU Chess book: $book ($(stat -c %s "$book") bytes)"
 export QUINCE_GNUCHESS_BOOK="$book"
 export QUINCE_REQUIRE_BOOK=1
 cargo test --release --test book
+# The UCI engine probes the same book: the start position is in it, so `go`
+# answers with a book move at once (one of the book's 13 first moves).
+reply=$(printf 'uci\nsetoption name OwnBook value true\nsetoption name BookFile value %s\nisready\nposition startpos\ngo depth 20\nquit\n' "$book" \
+  | timeout 60 target/release/quince)
+echo "$reply" | grep -E '^info string (BookFile|book move)'
+echo "$reply" | grep -q '^info string book move ' || { echo "no book move from the UCI engine" >&2; exit 1; }
+echo "$reply" | grep -qE '^bestmove [a-h][1-8][a-h][1-8]' || { echo "no bestmove" >&2; exit 1; }

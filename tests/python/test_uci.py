@@ -40,7 +40,8 @@ class QuinceUci(unittest.TestCase):
 
     def test_identity_and_options(self):
         self.assertTrue(self.engine.id["name"].startswith("Quince"))
-        for option in ["Hash", "Clear Hash", "MultiPV", "UCI_Chess960", "Move Overhead", "Threads", "Ponder"]:
+        for option in ["Hash", "Clear Hash", "MultiPV", "UCI_Chess960", "Move Overhead", "Threads", "Ponder",
+                       "OwnBook", "BookFile"]:
             self.assertIn(option, self.engine.options)
         self.engine.configure({"Hash": 32, "Move Overhead": 20})
 
