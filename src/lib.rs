@@ -91,7 +91,7 @@
 //!   picks (`hq`, `magic`, `pext`, ...; [`sliders::ACTIVE`] names it).
 //! * [`position`]: bitboards, board array and state; FEN, make/unmake, Zobrist.
 //! * [`movegen`]: legal move generation with check and pin masks.
-//! * [`notation`]: UCI move text.
+//! * [`notation`]: move text, UCI (`e2e4`) and SAN (`Nf3`).
 //! * [`book`]: Polyglot opening books (keys, reader, weighted choice).
 //! * [`perft`]: bulk and full perft, statistics, threads, hashing, split work.
 //! * [`suite`]: EPD perft suites.
@@ -115,7 +115,7 @@ pub mod tables;
 pub mod types;
 
 pub use movegen::{MoveList, legal_moves};
-pub use notation::MoveError;
+pub use notation::{MoveError, SanError};
 pub use position::{FenError, FenErrorKind, GameStatus, IllegalMove, Position};
 pub use types::{Bitboard, Color, File, Move, ParseError, Piece, Rank, Square};
 pub mod datagen;
