@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 mod bench_cmd;
 mod datagen_cmd;
 mod eval_cmd;
+mod moves_cmd;
 mod perft_cmd;
 mod progress;
 mod split_cmd;
@@ -47,6 +48,8 @@ enum Command {
     Datagen(datagen_cmd::DatagenArgs),
     /// Print a position's static evaluations: the NNUE network's and the hand-written one.
     Eval(eval_cmd::EvalArgs),
+    /// List a position's legal moves in UCI and SAN (`e2e4 e4`, `g1f3 Nf3`).
+    Moves(moves_cmd::MovesArgs),
 }
 
 #[derive(Args)]
@@ -224,6 +227,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Datagen(args)) => datagen_cmd::run(&args),
         Some(Command::Eval(args)) => eval_cmd::run(&args),
+        Some(Command::Moves(args)) => moves_cmd::run(&args),
         // GUIs start engines without arguments.
         Some(Command::Uci) | None => Ok(uci_cmd::run()),
     };
