@@ -149,8 +149,9 @@ fn parse_shape(text: &str) -> Option<Parsed> {
     );
     bytes = rest;
     // A capture sign or a dash between origin and destination.
-    if let [rest @ .., b'x' | b'-'] = bytes {
-        bytes = rest;
+    let separated = matches!(bytes, [.., b'x' | b'-']);
+    if separated {
+        bytes = &bytes[..bytes.len() - 1];
     }
     // What is left names the origin: a file, a rank, or both in that order.
     let (from_file, from_rank) = match bytes {
@@ -165,6 +166,10 @@ fn parse_shape(text: &str) -> Option<Parsed> {
         ),
         _ => return None,
     };
+    // `xd5` or `-d5`: a pawn's capture or move needs its file.
+    if piece == Piece::Pawn && separated && from_file.is_none() {
+        return None;
+    }
     Some(Parsed::Move(Pattern {
         piece,
         from_file,
@@ -279,8 +284,9 @@ impl Position {
     /// Reads a move in SAN and returns it if it names exactly one legal move
     /// of this position. Lenient about decoration: check signs and annotations
     /// are ignored, `0-0` means `O-O`, `e8Q` and `e8=q` mean `e8=Q`, `x` may
-    /// be left out and the origin given in full (`Ng1f3`). A pawn capture
-    /// must name its file (`exd5`, not `xd5`) and a promotion its piece.
+    /// be left out, a `-` may stand between the squares and the origin may
+    /// be given in full (`Ng1f3`, `e2-e4`). A pawn capture must name its file
+    /// (`exd5`; `xd5` is a syntax error) and a promotion its piece.
     ///
     /// ```
     /// use quince::{Position, SanError};
