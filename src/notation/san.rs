@@ -208,7 +208,7 @@ impl Position {
         let moves = legal_moves(self);
         let (from, to) = (mv.from(), mv.to());
         let piece = match self.piece_on(from) {
-            Some(piece) if moves.iter().any(|&m| m == mv) => piece,
+            Some(piece) if moves.contains(&mv) => piece,
             _ => {
                 let mut text = format!("{from}{to}");
                 if let Some(promotion) = mv.promotion() {
