@@ -93,6 +93,7 @@
 //! * [`movegen`]: legal move generation with check and pin masks.
 //! * [`notation`]: move text, UCI (`e2e4`) and SAN (`Nf3`).
 //! * [`book`]: Polyglot opening books (keys, reader, weighted choice).
+//! * [`game`]: a game's moves, tags and result; PGN in [`notation::pgn`].
 //! * [`perft`]: bulk and full perft, statistics, threads, hashing, split work.
 //! * [`suite`]: EPD perft suites.
 //! * [`eval`], [`search`], [`uci`]: the playing engine (NNUE evaluation,
@@ -103,6 +104,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
@@ -114,6 +116,7 @@ pub mod suite;
 pub mod tables;
 pub mod types;
 
+pub use game::Game;
 pub use movegen::{MoveList, legal_moves};
 pub use notation::{MoveError, SanError};
 pub use position::{FenError, FenErrorKind, GameStatus, IllegalMove, Position};

@@ -1,7 +1,9 @@
-//! Text a person reads and writes: UCI moves (`e2e4`) and Standard
-//! Algebraic Notation (`Nf3`, `exd5`, `O-O`). No engine logic lives here:
-//! each notation reads and writes through the position's legal moves.
+//! Text a person reads and writes: UCI moves (`e2e4`), Standard Algebraic
+//! Notation (`Nf3`, `exd5`, `O-O`) and whole games in PGN ([`pgn`]). No
+//! engine logic lives here: each notation reads and writes through the
+//! position's legal moves.
 
+pub mod pgn;
 mod san;
 mod uci;
 

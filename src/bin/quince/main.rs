@@ -10,6 +10,7 @@ mod datagen_cmd;
 mod eval_cmd;
 mod moves_cmd;
 mod perft_cmd;
+mod pgn_cmd;
 mod progress;
 mod split_cmd;
 mod suite_cmd;
@@ -48,6 +49,9 @@ enum Command {
     Datagen(datagen_cmd::DatagenArgs),
     /// Print a position's static evaluations: the NNUE network's and the hand-written one.
     Eval(eval_cmd::EvalArgs),
+    /// Replay every game of a PGN file; print each game's result and final FEN.
+    #[command(long_about = pgn_cmd::LONG_ABOUT)]
+    Pgn(pgn_cmd::PgnArgs),
     /// List a position's legal moves in UCI and SAN (`e2e4 e4`, `g1f3 Nf3`).
     Moves(moves_cmd::MovesArgs),
 }
@@ -227,6 +231,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Datagen(args)) => datagen_cmd::run(&args),
         Some(Command::Eval(args)) => eval_cmd::run(&args),
+        Some(Command::Pgn(args)) => pgn_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),
         // GUIs start engines without arguments.
         Some(Command::Uci) | None => Ok(uci_cmd::run()),
