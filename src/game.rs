@@ -22,6 +22,7 @@
 use crate::notation::pgn::{self, PgnError};
 use crate::notation::{MoveError, SanError};
 use crate::position::{IllegalMove, Position, Undo};
+use crate::search::{Limits, SearchResult, best_move_with_history};
 use crate::types::{Color, Move};
 use std::fmt;
 use std::str::FromStr;
@@ -246,6 +247,22 @@ impl Game {
     /// ```
     pub fn history_keys(&self) -> &[u64] {
         &self.keys
+    }
+
+    /// Searches the current position within `limits`, with the game's
+    /// history, so that the search sees repetitions (see
+    /// [`crate::search::best_move`]); `None` when the game has no legal move.
+    ///
+    /// ```
+    /// use quince::Game;
+    /// use quince::search::Limits;
+    /// let mut game = Game::default();
+    /// game.play_san("e4").unwrap();
+    /// let reply = game.best_move(Limits::depth(3)).expect("Black has moves");
+    /// assert!(game.position().is_legal(reply.best));
+    /// ```
+    pub fn best_move(&self, limits: Limits) -> Option<SearchResult> {
+        best_move_with_history(&self.position, &self.keys, limits)
     }
 
     /// Plays `mv` if it is legal in the current position (castling also as

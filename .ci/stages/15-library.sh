@@ -19,6 +19,9 @@ grep -q '^status   checkmate$' <<<"$report"
 if cargo run --quiet --no-default-features --features hq --example replay -- e2e5; then
   echo "replay accepted an illegal move"; exit 1
 fi
+# A crate of its own on the public API with default features off
+# (tests/library_user): the everyday tasks of docs/library.md compile and pass.
+cargo run --quiet --manifest-path tests/library_user/Cargo.toml --target-dir target/library-user
 # Every feature alone (cargo-hack, as shakmaty does): each backend, `hce`,
 # `cli`, none at all (the default backend then). Two backends at once are a
 # compile error by design, so no --all-features. The toolchain CI runs is

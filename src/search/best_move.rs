@@ -87,8 +87,9 @@ pub fn best_move(pos: &Position, limits: Limits) -> Option<SearchResult> {
 }
 
 /// [`best_move`] in a game: `history` holds the Zobrist keys of the
-/// positions before `pos`, oldest first (what `Game::history_keys` gives),
-/// so that the search sees repetitions.
+/// positions before `pos`, oldest first (what
+/// [`crate::Game::history_keys`] gives; [`crate::Game::best_move`] calls
+/// this), so that the search sees repetitions.
 pub fn best_move_with_history(
     pos: &Position,
     history: &[u64],
