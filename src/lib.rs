@@ -13,20 +13,40 @@
 //!
 //! ## Everyday tasks
 //!
-//! Read a FEN, list the legal moves, play one, ask whether the game is over:
+//! Read a FEN, list the legal moves, play one (checked), write it in SAN,
+//! ask whether the game is over:
 //!
 //! ```
-//! use quince::{GameStatus, Position, legal_moves};
+//! use quince::{GameStatus, Position, Square, legal_moves};
 //!
-//! let mut pos: Position = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"
+//! let pos: Position = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"
 //!     .parse()
 //!     .expect("a valid FEN");
 //! assert_eq!(legal_moves(&pos).len(), 30);
+//! for mv in &legal_moves(&pos) {
+//!     assert_eq!(pos.moved_piece(*mv).is_some(), true);
+//! }
 //!
-//! let mate = pos.parse_uci("d8h4").expect("a legal move in UCI notation");
-//! pos.try_play(mate).expect("legal");
-//! assert_eq!(pos.status(), GameStatus::Checkmate);
-//! assert_eq!(pos.uci(mate), "d8h4");
+//! let mate = pos.parse_san("Qh4").expect("a legal move in SAN");
+//! let after = pos.play(mate).expect("legal");
+//! assert_eq!(after.status(), GameStatus::Checkmate);
+//! assert_eq!((pos.san(mate), pos.uci(mate)), ("Qh4#".to_string(), "d8h4".to_string()));
+//! assert_eq!(mate.to(), Square::H4);
+//! ```
+//!
+//! Read games from PGN, keep a game with its repetitions, and ask the
+//! engine for a move in one call:
+//!
+//! ```
+//! use quince::notation::pgn::PgnReader;
+//! use quince::search::{Limits, Value};
+//!
+//! let pgn = "[Event \"?\"]\n\n1. e4 {a comment} e5 (1... c5) 2. Qh5 Nc6 3. Bc4 Nf6 *\n";
+//! let game = PgnReader::new(pgn.as_bytes()).next().unwrap().expect("replays");
+//! assert_eq!(game.moves().len(), 6);
+//! let found = game.best_move(Limits::depth(4)).expect("White has moves");
+//! assert_eq!(game.position().san(found.best), "Qxf7#");
+//! assert_eq!(found.value, Value::Mate(1));
 //! ```
 //!
 //! Bad input is an error, never a panic, and says what is wrong:
@@ -64,7 +84,13 @@
 //! assert_eq!(after_e4.side_to_move(), quince::Color::Black);
 //! ```
 //!
-//! Ask the engine for a move (the search behind `quince uci`):
+//! `make`, `unmake` and `play_unchecked` trust the caller (moves the
+//! generator produced); `play` and `try_play` check. A debug build checks
+//! the whole position after every make, which is far slower: see
+//! [`Position::make`].
+//!
+//! The search with its own table, signals and progress callback (what
+//! `quince uci` runs; [`search::best_move`] wraps it):
 //!
 //! ```
 //! use quince::Position;
@@ -99,6 +125,10 @@
 //! * [`eval`], [`search`], [`uci`]: the playing engine (NNUE evaluation,
 //!   alpha-beta search, the protocol).
 //! * [`datagen`]: self-play games for training the evaluation.
+//!
+//! `docs/library.md` (in the repository) walks through every task beside
+//! cozy-chess and shakmaty. The optional `serde` feature serialises
+//! positions as FEN and the small types as text.
 
 // Every public item says what it is for (CI runs clippy with -D warnings).
 #![warn(missing_docs)]
