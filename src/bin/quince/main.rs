@@ -105,9 +105,18 @@ pub struct ScaleArgs {
     /// Threads to count with (0 = every core).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
-    /// Size in MB of a perft hash table shared by all threads (0 = none).
+    /// Size in MB of a perft hash table shared by all threads (0 = none);
+    /// refused up front if the machine does not have the memory.
     #[arg(long, value_name = "MB", default_value_t = 0)]
     pub hash: usize,
+    /// Lab: back the hash table with ordinary pages instead of huge pages
+    /// (to measure what huge pages buy).
+    #[arg(long)]
+    pub normal_pages: bool,
+    /// Lab: probe each child's bucket in turn instead of prefetching a
+    /// node's children together (to measure what prefetching buys).
+    #[arg(long)]
+    pub no_prefetch: bool,
     /// Print progress lines on stderr even when it is not a terminal
     /// (never with --json).
     #[arg(long)]

@@ -3,7 +3,7 @@
 use crate::progress::Reporter;
 use crate::{PerftArgs, ScaleArgs, UserError, mnps};
 use quince::Position;
-use quince::perft::hash::{CountTable, StatsTable};
+use quince::perft::hash::{CountTable, HashOptions, Pages, StatsTable};
 use quince::perft::stats::{Stats, markdown_table, perft_stats_by_name};
 use quince::perft::strategy::divide_by_name;
 use quince::perft::threads::{Divide, Progress, Settings, StatsJob, dispatch, resolve_threads};
@@ -28,7 +28,8 @@ pub fn report_perft(reporter: &Reporter, p: Progress, what: &str) {
     });
 }
 
-/// `--threads` resolved (0 = all cores) and checked.
+/// `--threads` resolved (0 = all cores) and checked; more threads than
+/// cores are allowed (they only share the cores) but said on stderr.
 pub fn threads_of(scale: &ScaleArgs) -> Result<usize, UserError> {
     if scale.threads > MAX_THREADS {
         return Err(UserError(format!(
@@ -36,7 +37,32 @@ pub fn threads_of(scale: &ScaleArgs) -> Result<usize, UserError> {
             scale.threads
         )));
     }
-    Ok(resolve_threads(scale.threads))
+    let threads = resolve_threads(scale.threads);
+    let cores = resolve_threads(0);
+    if threads > cores {
+        eprintln!("note: {threads} threads on {cores} cores: the threads will share the cores");
+    }
+    Ok(threads)
+}
+
+/// The leaf-count table `--hash` asks for (none for 0), with the lab's
+/// `--normal-pages` and `--no-prefetch` applied; a size the machine
+/// cannot give is an error before any work.
+pub fn count_table(scale: &ScaleArgs) -> Result<Option<CountTable>, UserError> {
+    if scale.hash == 0 {
+        return Ok(None);
+    }
+    let pages = if scale.normal_pages {
+        Pages::Normal
+    } else {
+        Pages::Huge
+    };
+    let options = HashOptions {
+        prefetch: !scale.no_prefetch,
+    };
+    let table = CountTable::with_pages(scale.hash, pages)
+        .map_err(|e| UserError(format!("--hash {}: {e}", scale.hash)))?;
+    Ok(Some(table.with_options(options)))
 }
 
 pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
@@ -85,10 +111,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
         )
         .ok_or_else(unknown)?
     } else {
-        let table = match args.scale.hash {
-            0 => None,
-            mb => Some(CountTable::new(mb).map_err(UserError)?),
-        };
+        let table = count_table(&args.scale)?;
         let report = |p: Progress| report_perft(&reporter, p, "subtrees");
         let job = Divide {
             position: &pos,

@@ -19,7 +19,7 @@ use crate::progress::Reporter;
 use crate::{MergeArgs, PerftAction, SplitArgs, UserError, WorkArgs};
 use quince::Position;
 use quince::movegen::legal_moves;
-use quince::perft::hash::{CountTable, StatsTable};
+use quince::perft::hash::StatsTable;
 use quince::perft::split::{Node, expand};
 use quince::perft::stats::Stats;
 use quince::perft::threads::{Progress, Settings, Subtree, dispatch, scale};
@@ -197,10 +197,10 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
             .map_err(|e| UserError(format!("{at}: invalid FEN '{fen}': {e}")))?;
         parsed.push((pos, depth));
     }
-    let counts = match args.scale.hash {
-        0 => None,
-        mb if !args.stats => Some(CountTable::new(mb).map_err(UserError)?),
-        _ => None,
+    let counts = if args.stats {
+        None
+    } else {
+        crate::perft_cmd::count_table(&args.scale)?
     };
     let stats_table = match args.scale.hash {
         0 => None,
