@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run -p xtask -- report [--gigantua BIN --mperft BIN --templechess BIN]  # Quince against its peers
 //! cargo run -p xtask -- lab [--full]             # every sliding-attack backend against the others
+//! cargo run -p xtask -- scale [--mperft BIN] [--deep]  # hashed and threaded perft, perft(10)
 //! cargo run -p xtask -- report --render         # every page and chart from the records
 //! cargo run -p xtask -- report --check          # CI: pages match records, no typed figures
 //! cargo run -p xtask -- perft-track [--update]  # CI: instructions per perft node against the baseline
@@ -18,6 +19,7 @@ mod measure;
 mod record;
 mod render;
 mod report;
+mod scale;
 mod track;
 mod util;
 
@@ -26,6 +28,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
+  cargo run -p xtask -- scale [--rounds N] [--mperft BIN] [--deep] [--allow-dirty]
   cargo run -p xtask -- report --render     (every page and chart from reports/data/)
   cargo run -p xtask -- report --check      (CI: fail on any page that differs from its records)
   cargo run -p xtask -- perft-track [--update]
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("lab") => lab::run(&args[1..]),
         Some("report") => report::run(&args[1..]),
+        Some("scale") => scale::run(&args[1..]),
         Some("perft-track") => track::run(&args[1..]),
         Some("history") => history::run(&args[1..]),
         Some("-h" | "--help" | "help") => {

@@ -195,6 +195,24 @@ pub fn now_utc() -> String {
         .unwrap_or_default()
 }
 
+/// A peer's version: the `VERSIONS.json` beside its binary if there is one
+/// (written when the peers were built), else "built locally".
+pub fn peer_version(name: &str, bin: &std::path::Path) -> String {
+    let versions = bin.parent().map(|d| d.join("VERSIONS.json"));
+    let v: Option<serde_json::Value> = versions
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok());
+    v.and_then(|v| {
+        let commit = v[name]["commit"].as_str()?;
+        let flags = v[name]["flags"].as_str().unwrap_or("");
+        Some(format!(
+            "{name} at {}, {flags}",
+            commit.get(..12).unwrap_or(commit)
+        ))
+    })
+    .unwrap_or_else(|| "built locally".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,7 +68,26 @@ pub struct BackendFacts {
     pub fits: String,
 }
 
-/// A lab record (`peers-*` or `sliders-*`).
+/// One long perft run, timed once (too long for paired rounds).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct DeepRun {
+    /// The command as run (the binary called `quince`).
+    pub command: String,
+    pub position: String,
+    pub depth: u32,
+    /// The count it printed, and the published one.
+    pub nodes: u64,
+    pub expected: u64,
+    pub exact: bool,
+    /// Wall seconds of the whole process.
+    pub seconds: f64,
+    pub threads: u64,
+    pub hash_mb: u64,
+    /// SHA-256 of the binary.
+    pub sha256: String,
+}
+
+/// A lab record (`peers-*`, `sliders-*` or `scale-*`).
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct LabRecord {
     /// `"peers"` or `"sliders"`.
@@ -83,6 +102,9 @@ pub struct LabRecord {
     pub instructions: Vec<Instructions>,
     /// For `sliders`: each backend's table facts.
     pub backends: Vec<BackendFacts>,
+    /// For `scale`: single deep perft runs (perft(10)), each checked.
+    #[serde(default)]
+    pub deep: Vec<DeepRun>,
     /// Wall seconds the whole run took.
     pub run_seconds: f64,
 }
@@ -168,7 +190,10 @@ pub fn load_from(dir: &Path) -> Result<Records> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if name.starts_with("peers-") || name.starts_with("sliders-") {
+        if ["peers-", "sliders-", "scale-"]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+        {
             let r: LabRecord = read(&path)?;
             if r.format_version != FORMAT_VERSION {
                 return Err(format!(

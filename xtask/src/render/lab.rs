@@ -109,6 +109,38 @@ fn v1_summary(records: &Records, page: &str) -> String {
     s
 }
 
+/// The record's single deep runs (perft(10)), one line each.
+fn deep_runs(file: &str, r: &LabRecord, page: &str) -> Result<String> {
+    if r.deep.is_empty() {
+        return Err(format!("{file} has no deep run"));
+    }
+    let mut s = String::new();
+    for d in &r.deep {
+        let verdict = if d.exact {
+            "exact (the published count)".to_string()
+        } else {
+            format!("**wrong**: the published count is {}", d.expected)
+        };
+        writeln!(
+            s,
+            "- perft({}) of the {} position = {}, {verdict}, in {:.0} s ({:.1} minutes) on {} ({} threads, {} MB table), one run of `{}`, commit `{}`; record {}.",
+            d.depth,
+            d.position,
+            d.nodes,
+            d.seconds,
+            d.seconds / 60.0,
+            family_name(&r.host),
+            d.threads,
+            d.hash_mb,
+            d.command,
+            r.commit.short,
+            record_link(page, file)
+        )
+        .unwrap();
+    }
+    Ok(s)
+}
+
 fn baseline() -> Result<String> {
     let path = crate::track::baseline_path();
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -128,7 +160,7 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
     let kind_record = |kind: &str| latest(records, kind);
     Some(match name {
         "readme.results" => readme_results(records, page),
-        "peers.provenance" | "sliders.provenance" => {
+        "peers.provenance" | "sliders.provenance" | "scale.provenance" => {
             let kind = name.split('.').next().unwrap_or("");
             kind_record(kind).map(|(f, r)| provenance(f, r, page))
         }
@@ -145,6 +177,22 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
                 failures_note(c)
             ))
         })(),
+        "scale.table" => (|| {
+            let [comp, kind] = args else {
+                return Err("scale.table wants COMPARISON WORKLOAD-KIND".to_string());
+            };
+            let (_, r) = kind_record("scale")?;
+            let c = comparison(r, comp)?;
+            Ok(format!(
+                "{}
+{}.
+{}",
+                per_position(r, c, kind),
+                capitalise(&coverage_note(&c.timings)),
+                failures_note(c)
+            ))
+        })(),
+        "scale.deep" => kind_record("scale").and_then(|(file, r)| deep_runs(file, r, page)),
         "rounds" | "commands" => (|| {
             let [kind, comp] = args else {
                 return Err(format!("{name} wants KIND COMPARISON"));

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::measure::build::{build, rustflags};
-use crate::measure::host::{Checkout, host, now_utc, sha256, version_line};
+use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position};
 use crate::record::{Comparison, LabRecord, Toolchain};
 use crate::util::{Result, has_bmi2, root, standard_positions};
@@ -164,24 +164,6 @@ fn c_peer(
         sha256: sha256(&bin)?,
         version: peer_version(name, &bin),
     }))
-}
-
-/// A peer's version: the `VERSIONS.json` beside its binary if there is one
-/// (written when the peers were built), else "built locally".
-fn peer_version(name: &str, bin: &std::path::Path) -> String {
-    let versions = bin.parent().map(|d| d.join("VERSIONS.json"));
-    let v: Option<serde_json::Value> = versions
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|t| serde_json::from_str(&t).ok());
-    v.and_then(|v| {
-        let commit = v[name]["commit"].as_str()?;
-        let flags = v[name]["flags"].as_str().unwrap_or("");
-        Some(format!(
-            "{name} at {}, {flags}",
-            commit.get(..12).unwrap_or(commit)
-        ))
-    })
-    .unwrap_or_else(|| "built locally".into())
 }
 
 fn comparison(
@@ -347,6 +329,7 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
         comparisons,
         instructions,
         backends: Vec::new(),
+        deep: Vec::new(),
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }
