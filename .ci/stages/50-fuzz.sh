@@ -14,7 +14,7 @@ cargo fuzz build -s none
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 for target in $(cargo fuzz list); do
-  mkdir -p "$scratch/$target"
+  mkdir -p "$scratch/$target" "fuzz/corpus/$target"
   echo "fuzzing $target for $seconds s"
   log="$scratch/$target.log"
   if cargo fuzz run -s none "$target" "$scratch/$target" "fuzz/corpus/$target" -- \
