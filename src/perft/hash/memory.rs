@@ -1,6 +1,7 @@
-//! The memory behind a perft table: one zeroed block, aligned to 2 MiB and
-//! offered to the OS as huge pages where it takes them, checked against
-//! the machine's memory before anything is allocated.
+//! The memory behind a perft table: one zeroed block, offered to the OS as
+//! huge pages where it takes them, checked against the machine's memory
+//! before anything is allocated, and (on Linux) zeroed lazily by the
+//! kernel as pages are first touched.
 //!
 //! Why huge pages: a deep perft probes the table at random, so nearly
 //! every probe of a multi-gigabyte table misses the TLB too; with 4 KiB
@@ -9,8 +10,12 @@
 //! pages when asked (`madvise(MADV_HUGEPAGE)`, which the common `madvise`
 //! setting of transparent huge pages requires); the measured effect is in
 //! `reports/perft-hash.md`. Elsewhere the block is ordinary memory.
+//!
+//! `unsafe` here is the allocation itself (FFI to `mmap`, `munmap` and
+//! `madvise`, which std does not offer) and the slice view of it; each
+//! block says why it is sound.
 
-use std::alloc::{Layout, alloc, dealloc};
+use std::alloc::Layout;
 use std::ptr::NonNull;
 
 /// The alignment asked for: one x86-64 huge page.
@@ -66,20 +71,13 @@ impl<T: Zeroable> Block<T> {
         }
         let layout = Layout::from_size_align(bytes, HUGE_PAGE.max(align_of::<T>()))
             .map_err(|_| "the hash table size overflows".to_string())?;
-        // SAFETY: the layout has a non-zero size (`len >= 1`, and the
-        // buckets are not zero-sized).
-        let raw = unsafe { alloc(layout) };
-        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
-            return Err(format!("cannot allocate a {} MB hash table", bytes >> 20));
-        };
-        if pages == Pages::Huge {
-            advise_huge_pages(raw, bytes);
-        }
-        // SAFETY: `raw` is valid for `bytes` bytes of writes (just
-        // allocated with that size); zero bytes are a valid `T` (Zeroable).
-        // Zeroing after the advice makes the first touch fault huge pages.
-        unsafe { raw.write_bytes(0, bytes) };
-        Ok(Block { ptr, len, layout })
+        let raw = zeroed(layout, pages)
+            .ok_or_else(|| format!("cannot allocate a {} MB hash table", bytes >> 20))?;
+        Ok(Block {
+            ptr: raw.cast::<T>(),
+            len,
+            layout,
+        })
     }
 
     /// The values.
@@ -93,28 +91,99 @@ impl<T: Zeroable> Block<T> {
 
 impl<T: Zeroable> Drop for Block<T> {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with exactly this layout.
-        unsafe { dealloc(self.ptr.as_ptr().cast(), self.layout) };
+        // SAFETY: made by `zeroed` with exactly this layout.
+        unsafe { release(self.ptr.cast(), self.layout) };
     }
 }
 
-/// Asks Linux to back the block with huge pages; a refusal (or another
-/// OS) leaves ordinary pages, which are only slower.
+/// Linux: an anonymous mapping, which the kernel hands out zero-filled
+/// page by page on first touch. Nothing is written up front, so a large
+/// table costs nothing until it is used, and the zeroing of the pages a
+/// run touches is spread over its threads (zeroing 8 GB up front on one
+/// thread took a good part of a hashed perft(9)). With [`Pages::Huge`] the
+/// mapping is advised as huge pages first.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
-    use std::ffi::{c_int, c_void};
+mod os {
+    use super::{Layout, Pages};
+    use std::ffi::{c_int, c_long, c_void};
+    use std::ptr::NonNull;
+
+    const PROT_READ: c_int = 1;
+    const PROT_WRITE: c_int = 2;
+    const MAP_PRIVATE: c_int = 2;
+    const MAP_ANONYMOUS: c_int = 0x20;
     const MADV_HUGEPAGE: c_int = 14;
+
     unsafe extern "C" {
+        fn mmap(
+            addr: *mut c_void,
+            len: usize,
+            prot: c_int,
+            flags: c_int,
+            fd: c_int,
+            off: c_long,
+        ) -> *mut c_void;
+        fn munmap(addr: *mut c_void, len: usize) -> c_int;
         fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
     }
-    // SAFETY: `ptr..ptr + bytes` is one live allocation of ours, aligned to
-    // a page; MADV_HUGEPAGE only changes how it is backed, never its
-    // contents or validity. The result is ignored on purpose (see above).
-    let _ = unsafe { madvise(ptr.cast(), bytes, MADV_HUGEPAGE) };
+
+    pub(super) fn zeroed(layout: Layout, pages: Pages) -> Option<NonNull<u8>> {
+        // SAFETY: a fresh private anonymous mapping of `layout.size()`
+        // bytes (non-zero); no existing memory is touched.
+        let raw = unsafe {
+            mmap(
+                std::ptr::null_mut(),
+                layout.size(),
+                PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw as isize == -1 {
+            return None;
+        }
+        if pages == Pages::Huge {
+            // SAFETY: `raw..raw + size` is the mapping just made;
+            // MADV_HUGEPAGE only changes how it is backed, never its
+            // contents. A refusal leaves ordinary pages, which are only
+            // slower, so the result is ignored.
+            let _ = unsafe { madvise(raw, layout.size(), MADV_HUGEPAGE) };
+        }
+        NonNull::new(raw.cast())
+    }
+
+    /// # Safety
+    ///
+    /// `ptr` must come from `zeroed` with this `layout`, released once.
+    pub(super) unsafe fn release(ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller's contract: our mapping, of this size.
+        let _ = unsafe { munmap(ptr.as_ptr().cast(), layout.size()) };
+    }
 }
 
+/// Elsewhere: the global allocator, zeroed up front.
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
+mod os {
+    use super::{Layout, Pages};
+    use std::ptr::NonNull;
+
+    pub(super) fn zeroed(layout: Layout, _pages: Pages) -> Option<NonNull<u8>> {
+        // SAFETY: the layout has a non-zero size (at least one value of a
+        // non-zero-sized type).
+        NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })
+    }
+
+    /// # Safety
+    ///
+    /// `ptr` must come from `zeroed` with this `layout`, released once.
+    pub(super) unsafe fn release(ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller's contract.
+        unsafe { std::alloc::dealloc(ptr.as_ptr(), layout) };
+    }
+}
+
+use os::{release, zeroed};
 
 /// The memory the machine can give now (Linux's `MemAvailable`), or `None`
 /// where that is not known.
