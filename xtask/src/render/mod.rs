@@ -21,9 +21,10 @@ use crate::util::{Result, root};
 
 /// The pages with rendered blocks, relative to the workspace root. Each is
 /// also checked for typed figures outside its blocks.
-pub const PAGES: [&str; 7] = [
+pub const PAGES: [&str; 8] = [
     "README.md",
     "reports/README.md",
+    "reports/perft-hash.md",
     "reports/sliders.md",
     "reports/strength.md",
     "reports/nnue.md",

@@ -233,11 +233,13 @@ pub fn instructions_table(r: &LabRecord, kind: &str) -> String {
     s
 }
 
-/// An inline ratio: `ratio KIND COMPARISON WORKLOAD-KIND CONTENDER [POSITION]`.
+/// An inline ratio: `ratio KIND COMPARISON WORKLOAD-KIND CONTENDER [POSITION]`
+/// (a `+` in CONTENDER stands for a space: `1+thread`).
 pub fn inline_ratio(records: &Records, args: &[&str]) -> Result<String> {
     let [kind, comp, wkind, other, rest @ ..] = args else {
         return Err("ratio wants KIND COMPARISON WORKLOAD-KIND CONTENDER [POSITION]".into());
     };
+    let other = &other.replace('+', " ");
     let (_, r) = latest(records, kind)?;
     let c = comparison(r, comp)?;
     let ratio = match rest {
