@@ -48,7 +48,7 @@ impl<'de> Deserialize<'de> for Position {
 
 impl Serialize for Move {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&format!("{self:?}"))
+        serializer.serialize_str(&self.coordinates())
     }
 }
 

@@ -82,14 +82,7 @@ fn piece_of_letter(c: u8) -> Option<Piece> {
 /// square: `e8=Q`, `e8=q`, `e8Q`, `e8q`). A king is read so that `e8=K`
 /// is an illegal move rather than a syntax error.
 fn promotion_of_letter(c: u8) -> Option<Piece> {
-    match c.to_ascii_uppercase() {
-        b'N' => Some(Piece::Knight),
-        b'B' => Some(Piece::Bishop),
-        b'R' => Some(Piece::Rook),
-        b'Q' => Some(Piece::Queen),
-        b'K' => Some(Piece::King),
-        _ => None,
-    }
+    piece_of_letter(c.to_ascii_uppercase()).filter(|&piece| piece != Piece::Pawn)
 }
 
 /// What a non-castling SAN text asks for; `None` fields are unconstrained.

@@ -1,9 +1,8 @@
 //! UCI move notation: `e2e4`, `e7e8q`, and castling as `e1g1` (standard) or
 //! king-takes-rook `e1h1` (Chess960).
 
-use crate::movegen::legal_moves;
 use crate::position::Position;
-use crate::types::{Move, Piece, Square};
+use crate::types::Move;
 use std::fmt;
 
 /// Why a move string was refused.
@@ -38,7 +37,7 @@ impl Position {
         if self.is_castle(mv) && !self.is_chess960() {
             return format!("{}{}", mv.from(), self.king_destination(mv));
         }
-        format!("{mv:?}")
+        mv.coordinates()
     }
 
     /// Reads a UCI move and returns it if it is legal here. Castling is
@@ -53,25 +52,14 @@ impl Position {
     /// assert!(pos.parse_uci("hello").is_err());
     /// ```
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
-        let syntax = || MoveError::Syntax(text.to_string());
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
-            return Err(syntax());
-        }
-        let from = Square::parse(&text[0..2]).ok_or_else(syntax)?;
-        let to = Square::parse(&text[2..4]).ok_or_else(syntax)?;
-        let promotion = match text.get(4..) {
-            None | Some("") => None,
-            Some("n") => Some(Piece::Knight),
-            Some("b") => Some(Piece::Bishop),
-            Some("r") => Some(Piece::Rook),
-            Some("q") => Some(Piece::Queen),
-            Some(_) => return Err(syntax()),
-        };
-        let wanted = Move::new(from, to, promotion);
-        legal_moves(self)
-            .iter()
-            .copied()
-            .find(|&mv| mv == wanted || self.uci(mv) == text)
+        // The null move parses as text but is never a move of a position:
+        // it stays a syntax error here, as before.
+        let wanted = text
+            .parse::<Move>()
+            .ok()
+            .filter(|&mv| mv != Move::NULL)
+            .ok_or_else(|| MoveError::Syntax(text.to_string()))?;
+        self.legal_move(wanted)
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 }

@@ -16,7 +16,7 @@
 //!   leaves the position unspecified (a debug build's consistency assertion
 //!   catches it; a release build does not look).
 
-use super::Position;
+use super::{CastleSide, Position};
 use crate::movegen::{is_legal, legal_moves};
 use crate::types::{Move, Piece, Square};
 use std::fmt;
@@ -167,8 +167,9 @@ impl Position {
         if !self.is_castle(mv) {
             return mv.to();
         }
-        let file = if mv.to() > mv.from() { 6 } else { 2 };
-        Square::new((mv.from().rank().index() * 8 + file) as u8)
+        CastleSide::of(mv.from(), mv.to())
+            .destinations(mv.from().rank())
+            .0
     }
 }
 

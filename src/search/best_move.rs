@@ -95,7 +95,7 @@ pub fn best_move_with_history(
     history: &[u64],
     mut limits: Limits,
 ) -> Option<SearchResult> {
-    if crate::movegen::legal_moves(pos).is_empty() {
+    if !crate::movegen::has_legal_move(pos) {
         return None;
     }
     limits.infinite = false;

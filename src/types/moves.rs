@@ -67,7 +67,13 @@ impl Move {
 }
 
 impl Move {
-    /// The raw coordinate text (`e2e4`, `e7e8q`), castling as king-takes-rook.
+    /// The raw coordinate text (`e2e4`, `e7e8q`, `0000`), castling as
+    /// king-takes-rook: the encoding as text, for `Position::uci` in
+    /// Chess960, serde and diagnostics.
+    pub(crate) fn coordinates(self) -> String {
+        format!("{self:?}")
+    }
+
     fn write_raw(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == Move::NULL {
             return write!(f, "0000");

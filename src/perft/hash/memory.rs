@@ -60,15 +60,7 @@ impl<T: Zeroable> Block<T> {
         let bytes = len
             .checked_mul(size_of::<T>())
             .ok_or_else(|| "the hash table size overflows".to_string())?;
-        if let Some(available) = available_bytes()
-            && bytes as u64 > available
-        {
-            return Err(format!(
-                "a {} MB hash table does not fit: this machine has about {} MB of memory available",
-                bytes >> 20,
-                available >> 20
-            ));
-        }
+        check_fits(bytes)?;
         let layout = Layout::from_size_align(bytes, HUGE_PAGE.max(align_of::<T>()))
             .map_err(|_| "the hash table size overflows".to_string())?;
         let raw = zeroed(layout, pages)
@@ -184,6 +176,20 @@ mod os {
 }
 
 use os::{release, zeroed};
+
+/// Refuses a table of `bytes` that the machine's available memory cannot
+/// hold, with the figures in the message (before anything is allocated,
+/// so a too-large `--hash` is an error rather than the OOM killer).
+pub fn check_fits(bytes: usize) -> Result<(), String> {
+    match available_bytes() {
+        Some(available) if bytes as u64 > available => Err(format!(
+            "a {} MB hash table does not fit: this machine has about {} MB of memory available",
+            bytes >> 20,
+            available >> 20
+        )),
+        _ => Ok(()),
+    }
+}
 
 /// The memory the machine can give now (Linux's `MemAvailable`), or `None`
 /// where that is not known.

@@ -75,16 +75,6 @@ pub fn perft_hashed<S: Strategy, M: MakeStyle>(
     bulk: bool,
     table: &CountTable,
 ) -> u64 {
-    perft_hashed_with::<S, M>(pos, depth, bulk, table, table.options())
-}
-
-fn perft_hashed_with<S: Strategy, M: MakeStyle>(
-    pos: &mut Position,
-    depth: u32,
-    bulk: bool,
-    table: &CountTable,
-    options: HashOptions,
-) -> u64 {
     if depth < MIN_COUNT_DEPTH {
         return unhashed::<S, M>(pos, depth, bulk);
     }
@@ -92,7 +82,7 @@ fn perft_hashed_with<S: Strategy, M: MakeStyle>(
     if let Some(nodes) = table.probe(keys, depth) {
         return nodes;
     }
-    let nodes = children::<S, M>(pos, depth, bulk, table, options);
+    let nodes = children::<S, M>(pos, depth, bulk, table);
     table.store(keys, depth, nodes);
     nodes
 }
@@ -113,7 +103,6 @@ fn children<S: Strategy, M: MakeStyle>(
     depth: u32,
     bulk: bool,
     table: &CountTable,
-    options: HashOptions,
 ) -> u64 {
     let below = depth - 1;
     if below < MIN_COUNT_DEPTH {
@@ -123,12 +112,12 @@ fn children<S: Strategy, M: MakeStyle>(
         return unhashed::<S, M>(pos, depth, bulk);
     }
     let moves = S::legal_moves::<M>(pos);
-    if !options.prefetch {
+    if !table.options().prefetch {
         return moves
             .iter()
             .map(|&mv| {
                 M::with_child(pos, mv, |child| {
-                    perft_hashed_with::<S, M>(child, below, bulk, table, options)
+                    perft_hashed::<S, M>(child, below, bulk, table)
                 })
             })
             .sum();
@@ -153,9 +142,8 @@ fn children<S: Strategy, M: MakeStyle>(
             nodes += match table.probe(child_keys, below) {
                 Some(count) => count,
                 None => {
-                    let count = M::with_child(pos, mv, |child| {
-                        children::<S, M>(child, below, bulk, table, options)
-                    });
+                    let count =
+                        M::with_child(pos, mv, |child| children::<S, M>(child, below, bulk, table));
                     table.store(child_keys, below, count);
                     count
                 }

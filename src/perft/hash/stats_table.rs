@@ -65,14 +65,7 @@ impl<const W: usize> Table<W> {
         let bytes = megabytes
             .checked_mul(1 << 20)
             .ok_or_else(|| format!("hash size {megabytes} MB is too large"))?;
-        if let Some(available) = super::memory::available_bytes()
-            && bytes as u64 > available
-        {
-            return Err(format!(
-                "a {megabytes} MB hash table does not fit: this machine has about {} MB of memory available",
-                available >> 20
-            ));
-        }
+        super::memory::check_fits(bytes)?;
         let count = (bytes / std::mem::size_of::<Bucket<W>>()).max(1);
         let mut buckets = Vec::new();
         buckets

@@ -110,6 +110,28 @@ pub struct LabRecord {
 }
 
 impl Comparison {
+    /// Measures `contenders` on `workloads` in `rounds` paired rounds
+    /// ([`crate::measure::paired_rounds`]) and keeps every command line.
+    pub fn measure(
+        name: &str,
+        about: &str,
+        reference: &str,
+        contenders: Vec<Contender>,
+        workloads: &[crate::measure::Workload],
+        rounds: usize,
+    ) -> Result<Comparison> {
+        let timings = crate::measure::paired_rounds(&contenders, workloads, rounds)?;
+        let command_lines = crate::measure::command_lines(&contenders, workloads);
+        Ok(Comparison {
+            name: name.into(),
+            about: about.into(),
+            reference: reference.into(),
+            contenders,
+            timings,
+            command_lines,
+        })
+    }
+
     /// The contenders' names other than the reference, in record order.
     pub fn others(&self) -> Vec<&str> {
         self.contenders

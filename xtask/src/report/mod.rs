@@ -173,16 +173,7 @@ fn comparison(
     workloads: &[measure::Workload],
     rounds: usize,
 ) -> Result<Comparison> {
-    let timings = measure::paired_rounds(&contenders, workloads, rounds)?;
-    let command_lines = measure::command_lines(&contenders, workloads);
-    Ok(Comparison {
-        name: name.into(),
-        about: about.into(),
-        reference: "quince".into(),
-        contenders,
-        timings,
-        command_lines,
-    })
+    Comparison::measure(name, about, "quince", contenders, workloads, rounds)
 }
 
 fn measure_peers(o: &Options) -> Result<LabRecord> {

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
-use crate::measure::{self, Contender, DEFAULT_ROUNDS, Workload};
+use crate::measure::{Contender, DEFAULT_ROUNDS, Workload};
 use crate::record::{Comparison, DeepRun, LabRecord, Toolchain};
 use crate::util::{Result, has_bmi2, root, standard_positions};
 
@@ -136,17 +136,8 @@ fn comparison(
     workloads: &[Workload],
     rounds: usize,
 ) -> Result<Comparison> {
-    eprintln!("[scale] {name}: {} rounds", rounds);
-    let timings = measure::paired_rounds(&contenders, workloads, rounds)?;
-    let command_lines = measure::command_lines(&contenders, workloads);
-    Ok(Comparison {
-        name: name.into(),
-        about: about.into(),
-        reference: reference.into(),
-        contenders,
-        timings,
-        command_lines,
-    })
+    eprintln!("[scale] {name}: {rounds} rounds");
+    Comparison::measure(name, about, reference, contenders, workloads, rounds)
 }
 
 fn measure_scale(o: &Options) -> Result<LabRecord> {
