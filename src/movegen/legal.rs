@@ -474,8 +474,15 @@ fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: B
 /// ours passing [`crate::movegen::replies::Replies`]' guard cannot change
 /// (but for a capture's corrections there): king steps and castlings,
 /// knight moves and pinned pieces' moves. `them` is not in check (we
-/// are to move) and `pinned` are its pinned pieces.
-pub(crate) fn settled_replies(pos: &Position, them: Color, pinned: Bitboard) -> u32 {
+/// are to move), `pinned` are its pinned pieces and `attacked` the
+/// squares next to its king and on its castling paths that we attack
+/// (its king lifted off the board), which the caller has found already.
+pub(crate) fn settled_replies(
+    pos: &Position,
+    them: Color,
+    pinned: Bitboard,
+    attacked: Bitboard,
+) -> u32 {
     let cx = Context::with_info(
         pos,
         them,
@@ -484,8 +491,11 @@ pub(crate) fn settled_replies(pos: &Position, them: Color, pinned: Bitboard) -> 
             pinned,
         },
     );
-    let (king_steps, castles) = king_moves(pos, &cx);
-    let mut n = king_steps.len() + castles.len();
+    let mut n = (king_attacks(cx.king) & !cx.own & !attacked).len();
+    let castles = castling_candidates(pos, &cx);
+    if castles.is_nonempty() {
+        n += castling_targets(pos, &cx, castles, attacked).len();
+    }
     for from in pos.colored(them, Piece::Knight) & !pinned {
         n += (knight_attacks(from) & cx.target).len();
     }

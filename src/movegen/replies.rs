@@ -19,32 +19,38 @@
 //!
 //! A move may take this path when, besides the conditions the caller
 //! checks (it gives no check, and makes or breaks no pin of the opponent's:
-//! `perft::strategy::LeafCounter`), neither of its squares is in its
-//! piece's *guard*:
-//! - for a capture, the opponent's pieces next to its king, its pinned
-//!   pieces and its castling rooks (a capture elsewhere only removes the
-//!   taken piece's moves and adds the opponent's recaptures, which the
-//!   recount sees: the pawns and sliders directly, the knights by a
-//!   correction);
-//! - the squares the opponent's king may step onto or cross when castling,
-//!   and the squares a castling needs empty;
-//! - for a knight, pawn or king, the squares from which it would attack
-//!   one of those king squares (so its attacks on them are the same before
-//!   and after; a slider is asked instead whether it attacks one from
-//!   either square), and for every piece the squares between any of our
-//!   sliders and a king square on its line (so no slider's attack on them
-//!   is blocked or uncovered);
+//! `perft::strategy::LeafCounter`), neither of its squares is in the
+//! *guard*:
+//! - the squares the opponent's king crosses when castling, the squares a
+//!   castling needs empty, and the squares between one of our sliders and
+//!   a castling square on its line;
 //! - the lines through the opponent's king and its pinned pieces (so the
 //!   pinned pieces' moves along them stay the same);
-//! - for pawns, the squares beside an opponent's pawn on our double-push
-//!   rank (so no e.p. capture arises).
+//! - for a capture, the opponent's pinned pieces (but for pawns pinned
+//!   along the king's rank, which have no moves) and its castling rooks (a
+//!   capture elsewhere only removes the taken piece's moves and adds the
+//!   opponent's recaptures, which the recount sees: the pawns and sliders
+//!   directly, the knights by a correction).
 //!
-//! Then the king's steps and castlings are the parent's, the knights' and
-//! pinned pieces' moves are too (but for a capture's corrections), and
-//! e.p. is impossible; only the occupancy the pawns and sliders see
-//! differs. One pin change is allowed after all: freeing a pawn pinned
-//! along the king's rank, which had no moves and now counts as free
+//! Then the castlings, the knights' and pinned pieces' moves are the
+//! parent's (but for a capture's corrections); the pawns' and sliders'
+//! moves are recounted. The king's steps are the parent's unless the move
+//! changes our attacks on them, which is corrected ([`StepAttacks`]): the
+//! moving piece attacks a step from either square (its attack there
+//! swapped for the new one), or it opens or shuts a line from one of our
+//! sliders to a step, or captures next to the king (every attack on the
+//! steps found again). A double push beside an opponent's pawn adds the
+//! e.p. captures it allows, each tested for the rank it empties. Pin
+//! changes are allowed for pawns pinned along the king's rank, which have
+//! no moves: freed, one more pawn for the recount; pinned, one fewer
 //! ([`Replies::count_freeing`]; common in rook endings).
+//!
+//! Those corrections (king steps, e.p., rank pins, captures of rank-pinned
+//! pawns) took position 3's made children at depth 7 from 2.7 M of 11 M
+//! to 0.5 M, and its bulk perft(8) from 2.75 s to 2.38 s (1.15x) at the
+//! price of about 7 % at the start position, where the king is walled in
+//! and the extra tests only cost (minimum of three alternating runs,
+//! PEXT, AMD EPYC Zen 4; `reports/perft-hash.md` has the record).
 
 use crate::movegen::legal::{forward, pawn_captures, settled_replies, third_rank};
 use crate::movegen::promotion_rank;
@@ -63,10 +69,27 @@ pub(crate) struct Replies {
     settled: u32,
     /// Per kind of our moving piece ([`Piece::index`]): the squares its
     /// move may not touch to use the shortcut.
-    guard: [Bitboard; 6],
+    guard: Bitboard,
     /// The squares whose attack by us decides the opponent's king steps
     /// and castlings.
     king_squares: Bitboard,
+    /// The opponent's king steps (castlings aside): the king squares a
+    /// move of ours may attack or stop attacking on the shortcut, their
+    /// count corrected ([`StepAttacks`]).
+    steps: Bitboard,
+    /// The steps no castling of the opponent's crosses.
+    lone_steps: Bitboard,
+    /// The squares on a line from one of our sliders to a king step whose
+    /// change opens or shuts it ([`Replies::new`]).
+    lines_to_steps: Bitboard,
+    /// Our pawns, knights and king, for a recount of the steps.
+    our_pawns: Bitboard,
+    our_knights: Bitboard,
+    our_king: Square,
+    /// Our attacks on `steps` in the parent.
+    step_attacks: StepAttacks,
+    /// The side to move in the parent.
+    us: Color,
     /// Every piece on the board, in the parent.
     occupied: Bitboard,
     /// The same without the opponent's king.
@@ -94,6 +117,11 @@ pub(crate) struct Replies {
     /// The rank from which an opponent's pawn's first step may go on a
     /// second one.
     second_push_from: Bitboard,
+    /// The squares of our double-push rank beside an opponent's pawn: a
+    /// double push onto one gives the opponent an e.p. capture.
+    beside_their_pawns: Bitboard,
+    /// All the opponent's pawns, pinned ones too (e.p. capturers).
+    their_pawns: Bitboard,
     /// Whether some unpinned opponent's pawn stands on its seventh rank.
     promoting: bool,
     /// For [`Replies::after`] with `SCAN`: the opponent's king and our
@@ -107,6 +135,9 @@ pub(crate) struct Replies {
     /// The pinned pawns among them on the king's rank (which have no
     /// moves; [`Replies::pins_after`] may free them).
     rank_pinned_pawns: Bitboard,
+    /// The opponent's pawns on its king's rank (a move of ours may pin
+    /// them along it).
+    king_rank_pawns: Bitboard,
     pub(crate) knight_checks: Bitboard,
     pub(crate) pawn_checks: Bitboard,
 }
@@ -122,24 +153,24 @@ impl Replies {
         // The squares whose attack by us decides the king's moves.
         let mut king_squares = king_attacks(their_king) & !theirs;
         let mut must_stay_empty = Bitboard::EMPTY;
+        let mut castling_paths = Bitboard::EMPTY;
+        // The paths of the castlings not blocked by a piece: only these
+        // need our attacks on them counted.
+        let mut open_paths = Bitboard::EMPTY;
         for rook in pos.castling().rooks_of(them) {
-            king_squares |= castling_king_path(their_king, rook);
-            must_stay_empty |= castling_empty(their_king, rook);
-        }
-        // The squares next to a king square, set-wise (a loop over the
-        // king squares ran about 40 instructions per leaf parent), and
-        // those a knight's jump away only if we have a knight to guard.
-        let near_king = king_area(king_squares);
-        let mut near_knight = Bitboard::EMPTY;
-        if pos.colored(us, Piece::Knight).is_nonempty() {
-            for square in king_squares {
-                near_knight |= knight_attacks(square);
+            let path = castling_king_path(their_king, rook);
+            let empty = castling_empty(their_king, rook);
+            castling_paths |= path;
+            must_stay_empty |= empty;
+            if (empty & pos.occupied()).is_empty() {
+                open_paths |= path;
             }
         }
-        // An attacker's pawn attacks a square from where a defender's pawn
-        // on that square would attack.
-        let (pawn_west, pawn_east) = pawn_captures(them, king_squares);
-        let near_pawn = pawn_west | pawn_east;
+        king_squares |= castling_paths;
+        let steps = king_attacks(their_king) & !theirs;
+        // The steps no castling crosses: an attack on one changes that
+        // step only.
+        let lone_steps = steps & !castling_paths;
         let queens = pos.colored(us, Piece::Queen);
         let our_orthogonal = pos.colored(us, Piece::Rook) | queens;
         let our_diagonal = pos.colored(us, Piece::Bishop) | queens;
@@ -157,15 +188,26 @@ impl Replies {
                 _ => Bitboard::EMPTY,
             }
         };
-        let mut lines_to_king = Bitboard::EMPTY;
+        // Kept apart: the lines to a castling square (guarded) and to a
+        // step (a move touching one has the steps recounted in full).
+        let mut lines_to_castling = Bitboard::EMPTY;
+        let mut lines_to_steps = Bitboard::EMPTY;
+        let mut add_line = |slider: Square, square: Square| {
+            let line = watched(between(slider, square));
+            if castling_paths.contains(square) {
+                lines_to_castling |= line;
+            } else {
+                lines_to_steps |= line;
+            }
+        };
         for slider in our_orthogonal {
             for square in king_squares & rook_rays(slider) {
-                lines_to_king |= watched(between(slider, square));
+                add_line(slider, square);
             }
         }
         for slider in our_diagonal {
             for square in king_squares & bishop_rays(slider) {
-                lines_to_king |= watched(between(slider, square));
+                add_line(slider, square);
             }
         }
         let their_pawns = pos.colored(them, Piece::Pawn);
@@ -181,27 +223,43 @@ impl Replies {
         for pinned in their_pins & !pos.colored(them, Piece::Knight) & !rank_pinned_pawns {
             pin_lines |= line(their_king, pinned);
         }
-        let common = king_squares | must_stay_empty | lines_to_king | pin_lines;
-        // A capture changes the opponent's king steps if next to its king,
-        // the castling rights if it takes a castling rook, the pinned
-        // pieces if it takes one: not for the shortcut.
-        let mut capture_guard = king_attacks(their_king) | their_pins;
+        // The king's steps and the lines to them are not guarded: a move
+        // onto, off, attacking or on a line to one has the steps recounted
+        // (`count_guarded`). A castling's squares and lines are.
+        let guard = castling_paths | must_stay_empty | lines_to_castling | pin_lines;
+        // A capture changes the castling rights if it takes a castling
+        // rook, the settled count if it takes a pinned piece with moves:
+        // not for the shortcut. (One next to the king makes a step:
+        // recounted. A rank-pinned pawn has no moves to take away.)
+        let mut capture_guard = their_pins & !rank_pinned_pawns;
         for rook in pos.castling().rooks_of(them) {
             capture_guard |= Bitboard::from_square(rook);
         }
-        let mut guard = [common; 6];
-        guard[Piece::Pawn.index()] |= near_pawn | beside_their_pawns;
-        guard[Piece::Knight.index()] |= near_knight;
-        guard[Piece::King.index()] |= near_king;
 
         let free = !their_pins;
         let their_queens = pos.colored(them, Piece::Queen);
         let (west, east) = pawn_steps(them);
         let free_pawns = their_pawns & free;
+        let step_attacks = StepAttacks::new(
+            pos,
+            our_diagonal,
+            our_orthogonal,
+            steps | open_paths,
+            steps,
+            lifted,
+        );
         Replies {
-            settled: settled_replies(pos, them, their_pins),
+            settled: settled_replies(pos, them, their_pins, step_attacks.once),
             guard,
             king_squares,
+            steps,
+            lone_steps,
+            lines_to_steps,
+            our_pawns: pos.colored(us, Piece::Pawn),
+            our_knights: pos.colored(us, Piece::Knight),
+            our_king: pos.king(us),
+            step_attacks,
+            us,
             occupied: pos.occupied(),
             occupied_without_king: lifted,
             ours: pos.color(us),
@@ -215,9 +273,12 @@ impl Replies {
             west,
             east,
             second_push_from: third_rank(them),
+            beside_their_pawns,
+            their_pawns,
             // A rank-pinned pawn may be freed (`pins_after`).
             promoting: ((free_pawns | rank_pinned_pawns) & promotion_rank(them)).is_nonempty(),
             rank_pinned_pawns,
+            king_rank_pawns: their_pawns & king_rank,
             their_king,
             their_pins,
             our_orthogonal,
@@ -242,7 +303,7 @@ impl Replies {
         to: Square,
     ) -> Option<u64> {
         let squares = Bitboard::from_square(from) | Bitboard::from_square(to);
-        if (squares & self.guard[piece.index()]).is_nonempty() {
+        if (squares & self.guard).is_nonempty() {
             return None;
         }
         if self.theirs.contains(to) {
@@ -292,13 +353,15 @@ impl Replies {
     }
 
     /// The count after a move that changes the opponent's pins from
-    /// `their_pins` to `pins`, if it only frees pawns pinned along the
+    /// `their_pins` to `pins`, if it only frees or pins pawns along the
     /// king's rank: such a pawn has no moves, so its pin adds nothing to
     /// the settled count and no line to the guard; once freed it is one
-    /// more pawn for the recount. Our rook leaving the rank on which it
-    /// pins such a pawn, or a pawn of ours stepping in between, is common
-    /// in rook endings: on position 3, 7-9 % of the leaf parents'
-    /// children, made and counted one by one before. Out of line, so the
+    /// more pawn for the recount, once pinned one fewer. Our rook leaving
+    /// or reaching the rank on which it pins such a pawn, or a pawn of
+    /// ours stepping in between or out, is common in rook endings: on
+    /// position 3, 7-9 % of the leaf parents' children freed one, made
+    /// and counted one by one before; allowing new rank pins too took
+    /// the made children at depth 7 from 0.68 M to 0.51 M. Out of line, so the
     /// common path keeps its registers (inlined, the other positions ran
     /// about 1 % more instructions per node).
     #[inline(never)]
@@ -310,13 +373,18 @@ impl Replies {
         squares: Bitboard,
         pins: Bitboard,
     ) -> Option<u64> {
-        let freed = self.their_pins ^ pins;
-        // No new pin, and only rank-pinned pawns freed. (A capture never
-        // takes a pinned piece here: the capture guard holds them.)
-        if (freed & pins).is_nonempty() || (freed & !self.rank_pinned_pawns).is_nonempty() {
+        let changed = self.their_pins ^ pins;
+        // Only rank-pinned pawns freed, and only pawns on the king's rank
+        // pinned (along it). (A capture never takes a pinned piece here:
+        // the capture guard holds them.)
+        let freed = changed & self.their_pins;
+        let pinned = changed & pins;
+        if (freed & !self.rank_pinned_pawns).is_nonempty()
+            || (pinned & !self.king_rank_pawns).is_nonempty()
+        {
             return None;
         }
-        self.count_guarded::<CAPTURE>(piece, from, to, squares, freed)
+        self.count_guarded::<CAPTURE>(piece, from, to, squares, changed)
     }
 
     /// The opponent's pinned pieces after the move, or `None` if it gives
@@ -361,6 +429,94 @@ impl Replies {
         Some(pins & (self.theirs ^ captured))
     }
 
+    /// The squares the moving piece attacks from `from` in the parent and
+    /// from `to` after the move (`toggled`: the squares whose occupancy
+    /// changes), the opponent's king lifted off the board.
+    #[inline(always)]
+    fn mover_attacks(
+        &self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        toggled: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let before = self.occupied_without_king;
+        let after = before ^ toggled;
+        let us = self.us;
+        match piece {
+            Piece::Pawn => (pawn_attacks(us, from), pawn_attacks(us, to)),
+            Piece::Knight => (knight_attacks(from), knight_attacks(to)),
+            Piece::King => (king_attacks(from), king_attacks(to)),
+            Piece::Bishop => (bishop_attacks(from, before), bishop_attacks(to, after)),
+            Piece::Rook => (rook_attacks(from, before), rook_attacks(to, after)),
+            Piece::Queen => (
+                bishop_attacks(from, before) | rook_attacks(from, before),
+                bishop_attacks(to, after) | rook_attacks(to, after),
+            ),
+        }
+    }
+
+    /// The opponent's legal e.p. captures after our pawn's move from
+    /// `from` to `to` (`occupied` after it), if that was a double push.
+    /// They are not in check, so an e.p. capture takes two pawns off one rank at once, so it is
+    /// legal only if no slider of ours then sees the opponent's king
+    /// (position 3's rook along the fourth rank).
+    #[inline(never)]
+    fn en_passant_replies(&self, from: Square, to: Square, occupied: Bitboard) -> u32 {
+        if from.index().abs_diff(to.index()) != 16 {
+            return 0;
+        }
+        // Pinned or not: the test below is exact either way.
+        let capturers = sideways(Bitboard::from_square(to)) & self.their_pawns;
+        let target = Square::new(((from.index() + to.index()) / 2) as u8);
+        let king = self.their_king;
+        let mut n = 0;
+        for pawn in capturers {
+            let after = occupied
+                ^ Bitboard::from_square(pawn)
+                ^ Bitboard::from_square(to)
+                ^ Bitboard::from_square(target);
+            let exposed = (rook_attacks(king, after) & self.our_orthogonal)
+                | (bishop_attacks(king, after) & self.our_diagonal);
+            n += u32::from(exposed.is_empty());
+        }
+        n
+    }
+
+    /// How many of `steps`, the opponent's king steps after a move of our
+    /// `piece` that opens or shuts a line to one or captures on one, are
+    /// not attacked: every attack of ours on them
+    /// found again on the board after the move (`squares`: its two
+    /// squares; `toggled`: those whose occupancy changes). Out of line:
+    /// rare but for endings, where it spares a made child.
+    #[inline(never)]
+    fn free_steps_after(
+        &self,
+        piece: Piece,
+        squares: Bitboard,
+        toggled: Bitboard,
+        steps: Bitboard,
+    ) -> u32 {
+        let moved = |set: Bitboard, kind: bool| if kind { set ^ squares } else { set };
+        let occupied = self.occupied_without_king ^ toggled;
+        let pawns = moved(self.our_pawns, piece == Piece::Pawn);
+        let (west, east) = pawn_captures(self.us, pawns);
+        let king = moved(Bitboard::from_square(self.our_king), piece == Piece::King);
+        let mut attacked = west | east | king_area(king);
+        for knight in moved(self.our_knights, piece == Piece::Knight) {
+            attacked |= knight_attacks(knight);
+        }
+        let diagonal = matches!(piece, Piece::Bishop | Piece::Queen);
+        for slider in moved(self.our_diagonal, diagonal) {
+            attacked |= bishop_attacks(slider, occupied);
+        }
+        let orthogonal = matches!(piece, Piece::Rook | Piece::Queen);
+        for slider in moved(self.our_orthogonal, orthogonal) {
+            attacked |= rook_attacks(slider, occupied);
+        }
+        (steps & !attacked).len()
+    }
+
     /// The count once the guard has passed.
     #[inline(always)]
     fn count_guarded<const CAPTURE: bool>(
@@ -369,45 +525,47 @@ impl Replies {
         from: Square,
         to: Square,
         squares: Bitboard,
-        freed: Bitboard,
+        pin_changes: Bitboard,
     ) -> Option<u64> {
         let captured = captured::<CAPTURE>(to);
         // The squares whose occupancy changes: a capture's destination
         // stays occupied.
         let toggled = squares ^ captured;
         let occupied = self.occupied ^ toggled;
-        // A slider's guard leaves out the lines through the king squares,
-        // most of the board: it is asked instead whether it attacks one of
-        // them from where it stood or where it lands (the opponent's king
-        // lifted, as for the king's steps).
-        let sees = match piece {
-            Piece::Bishop | Piece::Rook | Piece::Queen => {
-                let lifted = self.occupied_without_king ^ toggled;
-                let mut sees = Bitboard::EMPTY;
-                if piece != Piece::Rook {
-                    sees |= bishop_attacks(from, self.occupied_without_king)
-                        | bishop_attacks(to, lifted);
-                }
-                if piece != Piece::Bishop {
-                    sees |=
-                        rook_attacks(from, self.occupied_without_king) | rook_attacks(to, lifted);
-                }
-                sees
-            }
-            _ => Bitboard::EMPTY,
-        };
-        if (sees & self.king_squares).is_nonempty() {
+        let mut n = self.settled;
+        // The king's steps: recounted in full when the move opens or
+        // shuts a line from one of our sliders to one, else corrected when
+        // the moving piece attacks one from where it stood or where it
+        // lands (the opponent's king lifted, as for the king's steps).
+        let (was, will) = self.mover_attacks(piece, from, to, toggled);
+        let touched = (was | will) & self.king_squares;
+        if (touched & !self.lone_steps).is_nonempty() {
+            // A castling square: castling is left to the made child.
             return None;
+        }
+        // A capture next to their king makes its square a step.
+        let capture_step = captured & king_attacks(self.their_king);
+        if capture_step.is_nonempty() || (squares & self.lines_to_steps).is_nonempty() {
+            let steps = self.steps | capture_step;
+            n = n + self.free_steps_after(piece, squares, toggled, steps) - self.step_attacks.free;
+        } else if touched.is_nonempty() {
+            let attacks = self.step_attacks;
+            n = n + attacks.free_after(self.steps, was, will) - attacks.free;
+        }
+        // The e.p. captures a double push beside their pawns allows.
+        if piece == Piece::Pawn && !CAPTURE && self.beside_their_pawns.contains(to) {
+            n += self.en_passant_replies(from, to, occupied);
         }
         let ours = self.ours ^ squares;
         let theirs = self.theirs ^ captured;
         let empty = !occupied;
-        let pawns = (self.pawns | freed) & !captured;
+        // A freed pawn joins the free ones, a newly pinned one leaves them.
+        let pawns = (self.pawns ^ pin_changes) & !captured;
         let one = pawns.rotate(self.push) & empty;
         let two = (one & self.second_push_from).rotate(self.push) & empty;
         let west = (pawns & !Bitboard::FILE_A).rotate(self.west) & ours;
         let east = (pawns & !Bitboard::FILE_H).rotate(self.east) & ours;
-        let mut n = self.settled + one.len() + two.len() + west.len() + east.len();
+        n += one.len() + two.len() + west.len() + east.len();
         if CAPTURE {
             // The opponent's knights that may now take on `to`, and no more
             // the moves of the knight taken there (counted in `settled`).
@@ -428,6 +586,83 @@ impl Replies {
             n += (rook_attacks(from, occupied) & !theirs).len();
         }
         Some(u64::from(n))
+    }
+}
+
+/// Our attacks on the opponent's king steps, kept so that one move's
+/// change to them can be applied without recounting the others.
+///
+/// A square attacked by two of our pieces stays attacked whichever one
+/// moves; one attacked once stays attacked unless the moving piece is
+/// that one attacker, which it is exactly when the moving piece attacks
+/// it. The guard keeps every other piece's attacks on the king squares as
+/// they were (no line to one is opened or shut), so after the move the
+/// attacked steps are those two kinds plus what the moved piece attacks
+/// from its new square.
+#[derive(Clone, Copy, Default)]
+struct StepAttacks {
+    /// King squares attacked at least once, at least twice.
+    once: Bitboard,
+    twice: Bitboard,
+    /// The steps not attacked: the king's steps in the settled count.
+    free: u32,
+}
+
+impl StepAttacks {
+    /// Our attacks on the opponent's king squares `squares` (its steps
+    /// `steps` and castling paths), with `lifted` the occupancy without
+    /// the opponent's king (so a slider's attack through it counts). The
+    /// settled count takes its king moves from them too: one pass over
+    /// our pieces per leaf parent, not two.
+    #[inline(always)]
+    fn new(
+        pos: &Position,
+        diagonal: Bitboard,
+        orthogonal: Bitboard,
+        squares: Bitboard,
+        steps: Bitboard,
+        lifted: Bitboard,
+    ) -> StepAttacks {
+        if squares.is_empty() {
+            // A king walled in by its own pieces (the opening): nothing
+            // to find, and every leaf parent there would pay for it.
+            return StepAttacks::default();
+        }
+        let mut once = Bitboard::EMPTY;
+        let mut twice = Bitboard::EMPTY;
+        let mut add = |attacks: Bitboard| {
+            let attacks = attacks & squares;
+            twice |= once & attacks;
+            once |= attacks;
+        };
+        let us = pos.side_to_move();
+        // Two pawns attack one square only from opposite sides.
+        let (west, east) = pawn_captures(us, pos.colored(us, Piece::Pawn));
+        add(west);
+        add(east);
+        for knight in pos.colored(us, Piece::Knight) {
+            add(knight_attacks(knight));
+        }
+        for slider in diagonal {
+            add(bishop_attacks(slider, lifted));
+        }
+        for slider in orthogonal {
+            add(rook_attacks(slider, lifted));
+        }
+        add(king_attacks(pos.king(us)));
+        StepAttacks {
+            once,
+            twice,
+            free: (steps & !once).len(),
+        }
+    }
+
+    /// The number of `steps` not attacked after a move whose piece
+    /// attacked `was` before it and attacks `will` after it.
+    #[inline(always)]
+    fn free_after(&self, steps: Bitboard, was: Bitboard, will: Bitboard) -> u32 {
+        let attacked = self.twice | (self.once & !was) | will;
+        (steps & !attacked).len()
     }
 }
 
