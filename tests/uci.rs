@@ -276,6 +276,57 @@ fn go_infinite_waits_for_stop_even_after_a_mate_is_found() {
     assert_eq!(best_of(lines.last().unwrap()).0, "d1d8");
 }
 
+/// Lazy SMP: with every thread count the search answers `go depth`,
+/// waits in `go infinite` and `go ponder` until `stop` or `ponderhit`, and
+/// gives exactly one legal `bestmove`; `info nodes` counts the helpers.
+#[test]
+fn every_thread_count_searches_stops_and_ponders() {
+    let mut engine = Engine::start();
+    let mut after = Position::startpos();
+    for text in ["e2e4", "e7e5"] {
+        after = after.play_unchecked(after.parse_uci(text).unwrap());
+    }
+    for threads in [2, 3, 8] {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        let set = engine.sync();
+        assert!(set.iter().all(|l| !l.contains("error")), "{set:?}");
+        engine.send("position startpos moves e2e4 e7e5");
+        let lines = engine.go("go depth 8");
+        assert_legal_answer(&after, &lines);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 8")),
+            "{lines:?}"
+        );
+        engine.send("go infinite");
+        let early = engine.quiet_for(Duration::from_millis(300));
+        assert!(bestmoves(&early).is_empty(), "{threads}: {early:#?}");
+        engine.send("stop");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        assert_legal_answer(&after, &lines);
+        engine.send("go ponder wtime 2000 btime 2000");
+        let early = engine.quiet_for(Duration::from_millis(200));
+        assert!(bestmoves(&early).is_empty(), "{threads}: {early:#?}");
+        engine.send("ponderhit");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        assert_legal_answer(&after, &lines);
+        assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    }
+    // Threads beyond the cores: allowed, and said (beyond 1024, clamped).
+    engine.send("setoption name Threads value 5000");
+    let lines = engine.sync();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if cores < 1024 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("more than the") && l.contains("cores")),
+            "{lines:?}"
+        );
+    }
+    engine.send("setoption name Threads value 1");
+    engine.close();
+}
+
 #[test]
 fn pondering_answers_after_ponderhit_or_stop() {
     let mut engine = Engine::start();
@@ -481,8 +532,17 @@ fn bad_input_is_reported_and_harmless() {
             "{bad}"
         );
     }
-    engine.send("setoption name Threads value 4");
-    assert!(engine.sync().iter().any(|l| l.contains("one thread")));
+    // Not a number: an error. Out of range: clamped, as every spin option.
+    engine.send("setoption name Threads value two");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Threads must be a number from 1 to 1024")),
+        "{lines:?}"
+    );
+    engine.send("setoption name Threads value 0");
+    assert!(engine.sync().iter().all(|l| !l.contains("error")));
     // A very long line is refused without harm; a long but acceptable one works.
     let long = format!(
         "position startpos moves {}",
@@ -646,16 +706,23 @@ fn hash_options_resize_and_clear() {
 }
 
 #[test]
-fn the_largest_hash_is_granted_or_clamped_with_a_note() {
-    // 1 TiB: a machine with less memory refuses it and the engine halves
-    // it until granted, saying so; the table works either way.
+fn a_hash_beyond_the_machine_is_refused_and_the_table_kept() {
+    // 1 TiB: more than this machine has available, refused with the
+    // figures (where the available memory is unknown, the allocator's
+    // refusal halves it until granted, saying so); the table works.
     let mut engine = Engine::start();
     engine.send("setoption name Hash value 1048576");
     let lines = engine.sync();
-    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
-    if let Some(note) = lines.iter().find(|l| l.starts_with("info string Hash")) {
-        assert!(note.contains("refused 1048576 MiB; using"), "{note}");
-    }
+    let note = lines
+        .iter()
+        .find(|l| l.starts_with("info string"))
+        .unwrap_or_else(|| panic!("no note: {lines:?}"));
+    assert!(
+        note.contains("Hash 1048576 MiB is more than the")
+            && note.contains("available here; Hash stays 16 MiB")
+            || note.contains("refused 1048576 MiB; using"),
+        "{note}"
+    );
     engine.send("setoption name Hash value 2048");
     engine.send("setoption name Clear Hash");
     assert!(engine.sync().iter().all(|l| !l.contains("error")));

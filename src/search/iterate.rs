@@ -52,7 +52,10 @@ impl Searcher<'_> {
         }
         let max_depth = self.max_depth();
         let mut completed = 0;
-        for depth in 1..=max_depth {
+        // A helper may start deeper, so that the threads do not all search
+        // the same depth at the same time (`smp`).
+        let first = (1 + self.role.depth_offset).min(max_depth);
+        for depth in first..=max_depth {
             for rm in &mut self.root_moves {
                 rm.previous = rm.score;
             }
@@ -234,6 +237,9 @@ impl Searcher<'_> {
     }
 
     pub(super) fn report_line(&mut self, depth: i32, pv_index: usize, bound: Option<Bound>) {
+        if self.role.helper {
+            return;
+        }
         let rm = &self.root_moves[pv_index];
         let score = if rm.score == -INFINITY {
             rm.previous
@@ -249,7 +255,7 @@ impl Searcher<'_> {
             multi_pv: pv_index + 1,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),

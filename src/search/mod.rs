@@ -8,7 +8,8 @@
 //! * `negamax`: the main search. `pruning`: its selective decisions
 //!   (singular extensions, futility and late-move pruning, null move, the
 //!   reduction table). `quiescence`: the capture search at the leaves.
-//! * [`tt`]: transposition table (depth-preferred with aging).
+//! * [`tt`]: transposition table (depth-preferred with aging), shared
+//!   without locks by the threads of `smp` (Lazy SMP).
 //! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history.
 //! * [`see`]: static exchange evaluation.
 //! * [`params`]: the selectivity's tunable constants (margins, depths,
@@ -40,6 +41,7 @@ mod pruning;
 mod quiescence;
 pub mod score;
 pub mod see;
+mod smp;
 pub mod tt;
 
 #[cfg(feature = "hce")]
@@ -58,6 +60,8 @@ use ordering::{Ordering, is_tactical, mvv_lva, pick};
 use pruning::reduction_table;
 use score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate, mated_in};
 use see::{SEE_VALUE, captured, see_at_least};
+pub use smp::MAX_THREADS;
+use smp::Role;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 
@@ -125,19 +129,44 @@ pub fn search(
     signals: &Signals,
     report: &mut dyn FnMut(&Report),
 ) -> Outcome {
+    search_threads(pos, history, tt, limits, signals, 1, report)
+}
+
+/// [`search`] on `threads` threads (Lazy SMP; 1 is the plain search, and
+/// at most [`MAX_THREADS`] are used): helpers search beside the calling
+/// thread, sharing `tt`, and the calling thread's result is returned once
+/// every helper has stopped. The node counts reported cover all threads.
+pub fn search_threads(
+    pos: &Position,
+    history: &[u64],
+    tt: &mut TranspositionTable,
+    limits: &Limits,
+    signals: &Signals,
+    threads: usize,
+    report: &mut dyn FnMut(&Report),
+) -> Outcome {
     tt.new_search();
-    let mut searcher = Searcher::new(pos, history, tt, limits, signals, report);
+    if threads > 1 {
+        return smp::search_on_threads(pos, history, tt, limits, signals, threads, report);
+    }
+    let mut searcher = Searcher::new(pos, history, tt, limits, signals, report, Role::ALONE);
     let outcome = searcher.iterate();
-    // `go infinite` and `go ponder` must not answer before stop/ponderhit.
+    wait_for_stop(limits, signals);
+    outcome
+}
+
+/// `go infinite` and `go ponder` must not answer before stop/ponderhit.
+fn wait_for_stop(limits: &Limits, signals: &Signals) {
     while (limits.infinite || signals.pondering()) && !signals.stopped() {
         std::thread::sleep(Duration::from_millis(1));
     }
-    outcome
 }
 
 struct Searcher<'a> {
     pos: Position,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
+    /// Main thread, helper or alone (see `smp`).
+    role: Role<'a>,
     limits: &'a Limits,
     signals: &'a Signals,
     report: &'a mut dyn FnMut(&Report),
@@ -178,10 +207,11 @@ impl<'a> Searcher<'a> {
     fn new(
         pos: &Position,
         history: &[u64],
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         limits: &'a Limits,
         signals: &'a Signals,
         report: &'a mut dyn FnMut(&Report),
+        role: Role<'a>,
     ) -> Searcher<'a> {
         // Room for the deepest line up front: no reallocation mid-search.
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
@@ -192,6 +222,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             pos: pos.clone(),
             tt,
+            role,
             limits,
             signals,
             report,
@@ -253,7 +284,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.may_stop && self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.may_stop && self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             self.stopped = true;
         }
         if self.limits.node_cap.is_some_and(|n| self.nodes >= n) {
@@ -264,6 +295,16 @@ impl<'a> Searcher<'a> {
         }
         if self.signals.stopped() {
             self.stopped = true;
+        }
+        if self.role.helper
+            && let Some(shared) = self.role.shared
+        {
+            shared
+                .helper_nodes
+                .fetch_add(1024, std::sync::atomic::Ordering::Relaxed);
+            if shared.done.load(std::sync::atomic::Ordering::Relaxed) {
+                self.stopped = true;
+            }
         }
         if self.pondering && !self.signals.pondering() {
             // `ponderhit`: the opponent played the expected move; our clock runs now.
@@ -278,6 +319,27 @@ impl<'a> Searcher<'a> {
         {
             self.stopped = true;
         }
+    }
+
+    /// Nodes searched by every thread so far: this one's, plus the
+    /// helpers' for the main thread of a threaded search (the helpers add
+    /// theirs every 1024 nodes).
+    #[inline]
+    fn total_nodes(&self) -> u64 {
+        match self.role.shared {
+            Some(shared) if !self.role.helper => {
+                self.nodes
+                    + shared
+                        .helper_nodes
+                        .load(std::sync::atomic::Ordering::Relaxed)
+            }
+            _ => self.nodes,
+        }
+    }
+
+    /// A helper's nodes not yet added to the shared count.
+    fn unreported_nodes(&self) -> u64 {
+        self.nodes & 1023
     }
 
     /// Whether the current node (`ply` > 0) is a draw by rule: insufficient
@@ -370,6 +432,50 @@ mod tests {
         assert_eq!(run("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", 6).score, DRAW);
         let stalemate = run("7k/8/6QK/8/8/8/8/8 b - - 0 1", 3);
         assert_eq!((stalemate.best, stalemate.score), (Move::NULL, DRAW));
+    }
+
+    #[test]
+    fn threaded_searches_find_the_same_mate_and_stop_at_a_node_limit() {
+        let pos = Position::from_fen("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1").unwrap();
+        let mut tt = TranspositionTable::new(4).unwrap();
+        for threads in [2, 3, 5] {
+            tt.clear();
+            let outcome = search_threads(
+                &pos,
+                &[],
+                &mut tt,
+                &Limits::depth(6),
+                &Signals::default(),
+                threads,
+                &mut |_| {},
+            );
+            assert_eq!(outcome.score, MATE - 3, "{threads} threads");
+            assert!(legal_moves(&pos).contains(&outcome.best));
+        }
+        // A node limit counts every thread's nodes: the main thread stops
+        // once the total passes it, the helpers within their next batch.
+        let start = Position::startpos();
+        let limit = 50_000;
+        let threads = 4;
+        let outcome = search_threads(
+            &start,
+            &[],
+            &mut tt,
+            &Limits {
+                nodes: Some(limit),
+                ..Limits::depth(60)
+            },
+            &Signals::default(),
+            threads,
+            &mut |_| {},
+        );
+        assert!(legal_moves(&start).contains(&outcome.best));
+        assert!(outcome.nodes >= limit, "{}", outcome.nodes);
+        assert!(
+            outcome.nodes < limit + 4096 * threads as u64,
+            "{}",
+            outcome.nodes
+        );
     }
 
     #[test]

@@ -10,9 +10,18 @@
 //! Mate scores are stored relative to the node ("mate in 3 from here") and
 //! converted back to the root's distance on probing, since the same
 //! position can be reached at different plies.
+//!
+//! The table is shared by every search thread (Lazy SMP) without a lock:
+//! an entry is two atomic words, the data and the key XOR the data
+//! (Hyatt's lockless hashing). Two threads writing one entry at once may
+//! leave one's data beside the other's check word; then the XOR no longer
+//! gives the key and the probe misses, instead of returning a mix. Relaxed
+//! loads and stores suffice: a torn entry is detected, and nothing else is
+//! ordered by the table.
 
 use super::score::{MATE_BOUND, Score};
 use crate::types::{Move, Piece, Square};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,18 +34,68 @@ pub enum Bound {
     Exact,
 }
 
-/// One stored result, 16 bytes. All-zero bytes are the empty slot (see
-/// [`TranspositionTable::new`], which relies on it).
-#[derive(Clone, Copy, Debug, Default)]
+/// One stored result, 16 bytes: the key XOR the data, and the data. All-zero
+/// bytes are the empty slot (see [`TranspositionTable::new`], which relies
+/// on it).
+#[derive(Debug, Default)]
 #[repr(C)]
 struct Slot {
-    key: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The fields of a slot's data word, packed into 64 bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Data {
     mv: u16,
     score: i16,
     eval: i16,
     depth: u8,
     /// Bound in the low two bits (0 = empty), age above.
     meta: u8,
+}
+
+impl Data {
+    const fn pack(self) -> u64 {
+        self.mv as u64
+            | (self.score as u16 as u64) << 16
+            | (self.eval as u16 as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.meta as u64) << 56
+    }
+
+    const fn unpack(word: u64) -> Data {
+        Data {
+            mv: word as u16,
+            score: (word >> 16) as u16 as i16,
+            eval: (word >> 32) as u16 as i16,
+            depth: (word >> 48) as u8,
+            meta: (word >> 56) as u8,
+        }
+    }
+}
+
+impl Slot {
+    /// The slot's data if it holds `key` (checked through the XOR word).
+    #[inline]
+    fn read(&self, key: u64) -> Option<Data> {
+        let data = self.data.load(Relaxed);
+        let check = self.check.load(Relaxed);
+        (check ^ data == key && data != 0).then(|| Data::unpack(data))
+    }
+
+    /// The slot's data whatever its key (for replacement and `hashfull`).
+    #[inline]
+    fn data(&self) -> Data {
+        Data::unpack(self.data.load(Relaxed))
+    }
+
+    #[inline]
+    fn write(&self, key: u64, data: Data) {
+        let word = data.pack();
+        self.data.store(word, Relaxed);
+        self.check.store(key ^ word, Relaxed);
+    }
 }
 
 /// A probe result, with the score already adjusted to the probing ply.
@@ -94,12 +153,18 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         match zeroed_slots(self.slots.len()) {
             Some(fresh) => self.slots = fresh,
-            None => self.slots.fill(Slot::default()),
+            None => {
+                for slot in &self.slots {
+                    slot.data.store(0, Relaxed);
+                    slot.check.store(0, Relaxed);
+                }
+            }
         }
         self.age = 0;
     }
 
     /// Marks the start of a new search, so older entries become replaceable.
+    /// Called before the search threads start, hence `&mut`.
     pub fn new_search(&mut self) {
         self.age = self.age.wrapping_add(AGE_STEP);
     }
@@ -116,7 +181,7 @@ impl TranspositionTable {
         let start = self.bucket(key);
         let slot = self.slots[start..start + BUCKET]
             .iter()
-            .find(|s| s.key == key && s.meta & 3 != 0)?;
+            .find_map(|s| s.read(key).filter(|d| d.meta & 3 != 0))?;
         let bound = match slot.meta & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,
@@ -135,7 +200,7 @@ impl TranspositionTable {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         mv: Move,
@@ -146,33 +211,35 @@ impl TranspositionTable {
     ) {
         let start = self.bucket(key);
         let age = self.age;
-        let bucket = &mut self.slots[start..start + BUCKET];
-        let index = match bucket.iter().position(|s| s.key == key) {
-            Some(i) => i,
-            None => (0..BUCKET)
-                .min_by_key(|&i| worth(&bucket[i], age))
-                .unwrap_or(0),
+        let bucket = &self.slots[start..start + BUCKET];
+        let (slot, old) = match bucket.iter().find_map(|s| Some((s, s.read(key)?))) {
+            Some((slot, old)) => (slot, Some(old)),
+            None => {
+                let slot = bucket
+                    .iter()
+                    .min_by_key(|s| worth(s.data(), age))
+                    .unwrap_or(&bucket[0]);
+                (slot, None)
+            }
         };
-        let slot = &mut bucket[index];
         // Keep an older best move rather than erase it with "none".
-        let mv = if mv == Move::NULL && slot.key == key {
-            slot.mv
-        } else {
-            mv.bits()
+        let mv = match old {
+            Some(old) if mv == Move::NULL => old.mv,
+            _ => mv.bits(),
         };
         let bound_bits = match bound {
             Bound::Upper => 1,
             Bound::Lower => 2,
             Bound::Exact => 3,
         };
-        *slot = Slot {
-            key,
+        let data = Data {
             mv,
             score: to_tt(score, ply) as i16,
             eval: eval.clamp(-30000, 30000) as i16,
             depth: depth.clamp(0, 255) as u8,
             meta: bound_bits | (age & !3),
         };
+        slot.write(key, data);
     }
 
     /// Permille of a sample of entries written during the current search.
@@ -180,7 +247,8 @@ impl TranspositionTable {
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()
-            .filter(|s| s.meta & 3 != 0 && s.meta & !3 == self.age & !3)
+            .map(Slot::data)
+            .filter(|d| d.meta & 3 != 0 && d.meta & !3 == self.age & !3)
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -194,8 +262,8 @@ fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
         return Some(Vec::new());
     }
     // SAFETY: the layout has a non-zero size (checked above). `Slot` is
-    // `repr(C)` and made of integers only, so all-zero bytes are a valid
-    // `Slot` (the empty one, `Slot::default()`). The pointer comes from the
+    // `repr(C)` and made of atomic integers only, so all-zero bytes are a
+    // valid `Slot` (the empty one, `Slot::default()`). The pointer comes from the
     // global allocator with exactly the layout of `count` slots, which is
     // what `Vec::from_raw_parts` requires for length and capacity `count`.
     unsafe {
@@ -210,7 +278,7 @@ fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
 /// How much an entry deserves to stay: its depth, minus a lot per search
 /// it has aged. Empty entries are worth least.
 #[inline]
-fn worth(slot: &Slot, age: u8) -> i32 {
+fn worth(slot: Data, age: u8) -> i32 {
     if slot.meta & 3 == 0 {
         return i32::MIN;
     }
@@ -263,7 +331,7 @@ mod tests {
 
     #[test]
     fn store_probe_and_mate_adjustment() {
-        let mut tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
         let mv = Move::new(Square::E1, Square::G1, None);
         // Mate in 5 plies from the root, found at ply 2: mate in 3 from the node.
         tt.store(42, 2, mv, MATE - 5, 7, 6, Bound::Exact);
@@ -302,7 +370,7 @@ mod tests {
     fn tables_start_empty_and_clear_empties_them() {
         let mut tt = TranspositionTable::new(2).unwrap();
         assert_eq!(tt.megabytes(), 2);
-        assert!(tt.slots.iter().all(|s| s.meta == 0 && s.key == 0));
+        assert!(tt.slots.iter().all(|s| s.data() == Data::default()));
         tt.store(7, 0, Move::NULL, 5, 5, 3, Bound::Exact);
         assert!(tt.probe(7, 0).is_some());
         tt.clear();
@@ -310,5 +378,58 @@ mod tests {
         assert_eq!(tt.megabytes(), 2);
         // An impossible size is refused, not an abort.
         assert!(zeroed_slots(usize::MAX / 4).is_none());
+    }
+
+    #[test]
+    fn data_words_round_trip_and_a_torn_entry_misses() {
+        let data = Data {
+            mv: 0xbeef,
+            score: -31000,
+            eval: 1234,
+            depth: 200,
+            meta: 0x7e,
+        };
+        assert_eq!(Data::unpack(data.pack()), data);
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(99, 0, Move::NULL, -50, 12, 4, Bound::Upper);
+        assert!(tt.probe(99, 0).is_some());
+        // Another thread's data beside this key's check word: a miss, not a mix.
+        let slot = tt.slots[tt.bucket(99)..]
+            .iter()
+            .find(|s| s.read(99).is_some())
+            .unwrap();
+        slot.data.store(Data { depth: 9, ..data }.pack(), Relaxed);
+        assert!(tt.probe(99, 0).is_none());
+    }
+
+    #[test]
+    fn threads_storing_at_once_never_read_a_mixed_entry() {
+        // Every key's data carries the key's low bits as its eval: a probe
+        // that returned another key's data would show it.
+        let tt = TranspositionTable::new(1).unwrap();
+        let buckets = (tt.slots.len() / BUCKET) as u64;
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    for round in 0..20_000u64 {
+                        // Few buckets, many keys: constant collisions.
+                        let key = ((round * 7 + thread) % 64) * buckets + round % 3;
+                        tt.store(
+                            key,
+                            0,
+                            Move::NULL,
+                            0,
+                            (key % 1000) as Score,
+                            3,
+                            Bound::Exact,
+                        );
+                        if let Some(entry) = tt.probe(key ^ buckets, 0) {
+                            assert_eq!(entry.eval, ((key ^ buckets) % 1000) as Score);
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -48,6 +48,8 @@ struct Options {
     chess960: bool,
     move_overhead: u64,
     ponder: bool,
+    /// Search threads (Lazy SMP).
+    threads: usize,
 }
 
 /// A search in progress.
@@ -98,6 +100,7 @@ impl Engine {
                 chess960: false,
                 move_overhead: DEFAULT_OVERHEAD_MS,
                 ponder: false,
+                threads: 1,
             },
             position: Position::startpos(),
             history: Vec::new(),
@@ -190,7 +193,10 @@ impl Engine {
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         ));
         // Single-threaded search: the option exists because GUIs expect it.
-        self.say("option name Threads type spin default 1 min 1 max 1");
+        self.say(&format!(
+            "option name Threads type spin default 1 min 1 max {}",
+            search::MAX_THREADS
+        ));
         self.say("option name Ponder type check default false");
         self.book.announce(&self.out);
         // A tuning build offers the search's constants too (tools/spsa.py).
@@ -226,6 +232,18 @@ impl Engine {
                         "Hash must be a number of MiB from 1 to {MAX_HASH_MB}, got '{value}'"
                     ));
                 };
+                // More than the machine can give is refused before anything
+                // is freed or allocated (the old table's memory counts as
+                // available too).
+                if let Some(available) = crate::perft::hash::memory::available_bytes() {
+                    let available_mb = (available >> 20) as usize + self.options.hash_mb;
+                    if mb as usize > available_mb {
+                        return self.error(&format!(
+                            "Hash {mb} MiB is more than the {available_mb} MiB of memory available here; Hash stays {} MiB",
+                            self.options.hash_mb
+                        ));
+                    }
+                }
                 // Drop the old table first, so its memory counts as free.
                 *self.lock_tt() = TranspositionTable::new(1).expect("1 MiB is always available");
                 let mut granted = mb as usize;
@@ -260,10 +278,20 @@ impl Engine {
                     "Move Overhead must be 0 to {MAX_OVERHEAD_MS} ms, got '{value}'"
                 )),
             },
-            "threads" => match spin(value, 1, 1024) {
-                Some(1) => {}
-                Some(_) => self.say("info string Quince searches with one thread; Threads stays 1"),
-                None => self.error(&format!("Threads must be a number, got '{value}'")),
+            "threads" => match spin(value, 1, search::MAX_THREADS as u64) {
+                Some(n) => {
+                    self.options.threads = n as usize;
+                    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                    if n as usize > cores {
+                        self.say(&format!(
+                            "info string Threads {n} is more than the {cores} cores here: allowed, but the threads share them"
+                        ));
+                    }
+                }
+                None => self.error(&format!(
+                    "Threads must be a number from 1 to {}, got '{value}'",
+                    search::MAX_THREADS
+                )),
             },
             "uci_chess960" => match check(value) {
                 Some(on) => self.set_chess960(on),
@@ -374,10 +402,11 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
         let thread_signals = Arc::clone(&signals);
+        let threads = self.options.threads;
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 << 20)
-            .spawn(move || run_search(position, history, tt, limits, thread_signals, out));
+            .spawn(move || run_search(position, history, tt, limits, threads, thread_signals, out));
         match spawned {
             Ok(handle) => self.search = Some(Running { handle, signals }),
             Err(e) => {
@@ -451,18 +480,20 @@ fn run_search(
     history: Vec<u64>,
     tt: Arc<Mutex<TranspositionTable>>,
     limits: Limits,
+    threads: usize,
     signals: Arc<Signals>,
     out: Output,
 ) {
     let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut report = |line: &search::Report| out.line(&report_text(&position, line));
-        search::search(
+        search::search_threads(
             &position,
             &history,
             &mut table,
             &limits,
             &signals,
+            threads,
             &mut report,
         )
     }));

@@ -2,6 +2,10 @@
 //! Stockfish's `bench`. The total node count is a signature of the search:
 //! it changes exactly when search or evaluation behaviour changes (searches
 //! with a depth limit are deterministic), and nodes/s measure speed.
+//!
+//! `--threads N` runs the same positions with Lazy SMP on N threads, for
+//! the nodes-per-second curve over thread counts. The node count is then
+//! no signature: threads race, so it differs from run to run.
 
 use crate::UserError;
 use clap::Args;
@@ -17,6 +21,10 @@ pub struct BenchArgs {
     /// Search depth in plies for every position.
     #[arg(long, short, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
+    /// Search threads (Lazy SMP). Above 1 the node count is no longer a
+    /// signature (threads race); nodes/s count every thread.
+    #[arg(long, short, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=search::MAX_THREADS as i64))]
+    pub threads: u32,
 }
 
 const DEFAULT_DEPTH: u32 = 12;
@@ -50,7 +58,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, UserError> {
         let pos =
             Position::from_fen(fen).map_err(|e| UserError(format!("bench position {fen}: {e}")))?;
         tt.clear();
-        let outcome = search::search(&pos, &[], &mut tt, &limits, &signals, &mut |_| {});
+        let threads = args.threads as usize;
+        let outcome =
+            search::search_threads(&pos, &[], &mut tt, &limits, &signals, threads, &mut |_| {});
         total += outcome.nodes;
         let score = match mate_moves(outcome.score) {
             Some(moves) => format!("mate {moves}"),
@@ -68,6 +78,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, UserError> {
     let millis = start.elapsed().as_millis().max(1) as u64;
     println!("===========================");
     println!("Depth           : {}", args.depth);
+    if args.threads > 1 {
+        println!("Threads         : {}", args.threads);
+    }
     println!("Total time (ms) : {millis}");
     println!("Nodes searched  : {total}");
     println!("Nodes/second    : {}", total * 1000 / millis);

@@ -185,6 +185,18 @@ impl Records {
             .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc))
             .map(|(f, r)| (f.as_str(), r))
     }
+
+    /// The newest clean record of `kind` that measured `comparison`: a
+    /// record made with `report --no-crates` leaves the crates to the one
+    /// before it.
+    pub fn latest_with(&self, kind: &str, comparison: &str) -> Option<(&str, &LabRecord)> {
+        self.lab
+            .iter()
+            .filter(|(_, r)| r.kind == kind && !r.commit.dirty)
+            .filter(|(_, r)| r.comparison(comparison).is_some())
+            .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc))
+            .map(|(f, r)| (f.as_str(), r))
+    }
 }
 
 fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T> {

@@ -135,8 +135,20 @@ fn per_position_rows(t: &Timings, kind: &str, reference: &str, others: &[&str]) 
 /// Every chart file (relative to the workspace root) with its SVG.
 pub fn all(records: &Records) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
-    if let Some((_, r)) = records.latest("peers") {
+    // Each comparison from the newest record that measured it (a record
+    // made with `report --no-crates` leaves the crates to an older one).
+    let mut names: Vec<&str> = Vec::new();
+    for (_, r) in records.lab.iter().filter(|(_, r)| r.kind == "peers") {
         for c in &r.comparisons {
+            if !names.contains(&c.name.as_str()) {
+                names.push(&c.name);
+            }
+        }
+    }
+    for name in names {
+        if let Some((_, r)) = records.latest_with("peers", name)
+            && let Some(c) = r.comparison(name)
+        {
             let others = c.others();
             for kind in ["bulk", "full"] {
                 let rows = per_position_rows(&c.timings, kind, &c.reference, &others);

@@ -21,6 +21,32 @@ pub fn latest<'a>(records: &'a Records, kind: &str) -> Result<(&'a str, &'a LabR
         .ok_or_else(|| format!("no clean {kind} record in reports/data/"))
 }
 
+/// The newest clean record of `kind` that measured `comparison`, with it,
+/// and a sentence naming that record when it is not the newest of its
+/// kind (whose provenance the page gives).
+pub fn latest_comparison<'a>(
+    records: &'a Records,
+    kind: &str,
+    name: &str,
+    page: &str,
+) -> Result<(&'a str, &'a LabRecord, &'a Comparison, String)> {
+    let (file, r) = records
+        .latest_with(kind, name)
+        .ok_or_else(|| format!("no clean {kind} record with a '{name}' comparison"))?;
+    let newest = latest(records, kind)?.0;
+    let note = if newest == file {
+        String::new()
+    } else {
+        format!(
+            "From the older record {} (commit `{}`, {}): the newest one did not measure this.\n",
+            record_link(page, file),
+            r.commit.short,
+            r.date_utc.get(..10).unwrap_or("")
+        )
+    };
+    Ok((file, r, comparison(r, name)?, note))
+}
+
 pub fn comparison<'a>(r: &'a LabRecord, name: &str) -> Result<&'a Comparison> {
     r.comparison(name)
         .ok_or_else(|| format!("the record has no '{name}' comparison"))
@@ -168,10 +194,9 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
             let [comp, kind] = args else {
                 return Err("peers.table wants COMPARISON KIND".to_string());
             };
-            let (_, r) = kind_record("peers")?;
-            let c = comparison(r, comp)?;
+            let (_, r, c, note) = latest_comparison(records, "peers", comp, page)?;
             Ok(format!(
-                "{}\n{}.\n{}",
+                "{note}{}\n{}.\n{}",
                 per_position(r, c, kind),
                 capitalise(&coverage_note(&c.timings)),
                 failures_note(c)
@@ -197,12 +222,11 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
             let [kind, comp] = args else {
                 return Err(format!("{name} wants KIND COMPARISON"));
             };
-            let (_, r) = kind_record(kind)?;
-            let c = comparison(r, comp)?;
+            let (_, _, c, note) = latest_comparison(records, kind, comp, page)?;
             Ok(if name == "rounds" {
-                rounds_table(c)
+                format!("{note}{}", rounds_table(c))
             } else {
-                commands(c)
+                format!("{note}{}", commands(c))
             })
         })(),
         "instructions" => (|| {

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::format::{coverage_note, display, provenance, ratio_text, record_path};
-use super::lab::{comparison, latest};
+use super::lab::{comparison, latest, latest_comparison};
 use crate::record::{Comparison, LabRecord, Records};
 use crate::util::Result;
 
@@ -56,9 +56,21 @@ pub fn instructions_ratio(r: &LabRecord, kind: &str, engine: &str) -> Option<f64
 pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     let (file, r) = latest(records, "peers")?;
     let process = comparison(r, "process")?;
-    let crates = comparison(r, "crates")?;
+    // The crates may come from an older record (`report --no-crates`).
+    let (crates_file, crates_record, crates, crates_note) =
+        latest_comparison(records, "peers", "crates", page)?;
+    let crates_link = format!("[record]({})", record_path(page, crates_file));
     let mut s = String::new();
     writeln!(s, "{}", provenance(file, r, page)).unwrap();
+    if !crates_note.is_empty() {
+        writeln!(
+            s,
+            "The crate rows are from the older record [`{crates_file}`]({}) (commit `{}`): the newest one measured the C/C++ peers only.",
+            record_path(page, crates_file),
+            crates_record.commit.short
+        )
+        .unwrap();
+    }
     writeln!(s, "Each ratio: how many times faster Quince is, geometric mean over the six standard positions, {}.", coverage_note(&process.timings)).unwrap();
     writeln!(s).unwrap();
     let link = format!("[record]({})", record_path(page, file));
@@ -79,14 +91,17 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
             if let Some(t) = geomean_row(crates, kind, other) {
                 writeln!(
                     s,
-                    "| {label} against the {} crate | {t} | {link} |",
+                    "| {label} against the {} crate | {t} | {crates_link} |",
                     display(other)
                 )
                 .unwrap();
             }
         }
     }
-    if let Some(x) = instructions_ratio(r, "bulk", "cozy-chess") {
+    let counted = [(r, &link), (crates_record, &crates_link)]
+        .into_iter()
+        .find_map(|(r, link)| Some((instructions_ratio(r, "bulk", "cozy-chess")?, link)));
+    if let Some((x, link)) = counted {
         writeln!(
             s,
             "| bulk instructions per node, cozy-chess over Quince (callgrind) | {x:.2}x | {link} |"
@@ -195,13 +210,14 @@ pub fn commands(c: &Comparison) -> String {
 }
 
 pub fn instructions_table(r: &LabRecord, kind: &str) -> String {
-    let mut engines: Vec<&str> = r
-        .instructions
-        .iter()
-        .filter(|i| i.kind == kind)
-        .map(|i| i.engine.as_str())
-        .collect();
-    engines.dedup();
+    // Each engine once, in the record's order (the records list them
+    // position by position, so `dedup` alone repeated every column).
+    let mut engines: Vec<&str> = Vec::new();
+    for i in r.instructions.iter().filter(|i| i.kind == kind) {
+        if !engines.contains(&i.engine.as_str()) {
+            engines.push(&i.engine);
+        }
+    }
     let mut positions: Vec<(&str, u32)> = Vec::new();
     for i in r.instructions.iter().filter(|i| i.kind == kind) {
         if !positions.iter().any(|p| p.0 == i.position) {
