@@ -453,7 +453,11 @@ mod tests {
             assert!(legal_moves(&pos).contains(&outcome.best));
         }
         // A node limit counts every thread's nodes: the main thread stops
-        // once the total passes it, the helpers within their next batch.
+        // once the total passes it (after its first iteration, so that
+        // there is a best move; on a loaded machine the helpers may have
+        // searched far more by then, so no tight upper bound holds), and
+        // the helpers within their next batch: the search returns long
+        // before its depth limit.
         let start = Position::startpos();
         let limit = 50_000;
         let threads = 4;
@@ -471,11 +475,7 @@ mod tests {
         );
         assert!(legal_moves(&start).contains(&outcome.best));
         assert!(outcome.nodes >= limit, "{}", outcome.nodes);
-        assert!(
-            outcome.nodes < limit + 4096 * threads as u64,
-            "{}",
-            outcome.nodes
-        );
+        assert!(outcome.depth < 30, "{}", outcome.depth);
     }
 
     #[test]

@@ -65,15 +65,30 @@ impl Delta {
     }
 
     /// Applies the delta to `parent`'s vectors, writing `child`: the
-    /// loops compiled with AVX2 where the CPU has it (16 lanes of i16 per
-    /// instruction instead of 8), as the output layer does.
+    /// loops compiled with AVX-512 or AVX2 where the CPU has them (32 or
+    /// 16 lanes of i16 per instruction instead of 8), as the output layer
+    /// does. Integer additions: every path gives the same accumulator.
     fn apply(&self, parent: &Accumulator, child: &mut Accumulator) {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above), the only
-            // requirement of calling a function compiled with it enabled.
-            return unsafe { self.apply_avx2(parent, child) };
+        {
+            if super::output::has_avx512() {
+                // SAFETY: the CPU supports AVX-512F and BW (checked just
+                // above), the only requirement of calling a function
+                // compiled with them enabled.
+                return unsafe { self.apply_avx512(parent, child) };
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above), the
+                // only requirement of calling a function compiled with it.
+                return unsafe { self.apply_avx2(parent, child) };
+            }
         }
+        self.apply_portable(parent, child);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn apply_avx512(&self, parent: &Accumulator, child: &mut Accumulator) {
         self.apply_portable(parent, child);
     }
 
@@ -302,6 +317,36 @@ mod tests {
         check("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
         check("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
         check("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    }
+
+    #[test]
+    fn every_vector_path_gives_the_same_accumulator() {
+        let pos =
+            Position::from_fen("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1")
+                .unwrap();
+        let parent = Accumulator::from_position(&pos);
+        for mv in legal_moves(&pos).as_slice().to_vec() {
+            let delta = Delta::of_move(&pos, mv);
+            let expected = Accumulator::from_position(&pos.play_unchecked(mv));
+            let mut child = parent;
+            delta.apply_portable(&parent, &mut child);
+            assert_eq!(child, expected, "{mv:?}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    let mut child = parent;
+                    // SAFETY: AVX2 is present (checked).
+                    unsafe { delta.apply_avx2(&parent, &mut child) };
+                    assert_eq!(child, expected, "{mv:?} (AVX2)");
+                }
+                if super::super::output::has_avx512() {
+                    let mut child = parent;
+                    // SAFETY: AVX-512F and BW are present (checked).
+                    unsafe { delta.apply_avx512(&parent, &mut child) };
+                    assert_eq!(child, expected, "{mv:?} (AVX-512)");
+                }
+            }
+        }
     }
 
     #[test]
