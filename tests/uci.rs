@@ -276,6 +276,17 @@ fn go_infinite_waits_for_stop_even_after_a_mate_is_found() {
     assert_eq!(best_of(lines.last().unwrap()).0, "d1d8");
 }
 
+/// Sends `go`, checks that no `bestmove` comes for `wait_ms`, sends
+/// `release` (`stop` or `ponderhit`) and returns the lines up to the
+/// `bestmove` it brings.
+fn held_until(engine: &mut Engine, go: &str, wait_ms: u64, release: &str) -> Vec<String> {
+    engine.send(go);
+    let early = engine.quiet_for(Duration::from_millis(wait_ms));
+    assert!(bestmoves(&early).is_empty(), "{go}: {early:#?}");
+    engine.send(release);
+    engine.until(|l| l.starts_with("bestmove"))
+}
+
 /// Lazy SMP: with every thread count the search answers `go depth`,
 /// waits in `go infinite` and `go ponder` until `stop` or `ponderhit`, and
 /// gives exactly one legal `bestmove`; `info nodes` counts the helpers.
@@ -297,17 +308,14 @@ fn every_thread_count_searches_stops_and_ponders() {
             lines.iter().any(|l| l.starts_with("info depth 8")),
             "{lines:?}"
         );
-        engine.send("go infinite");
-        let early = engine.quiet_for(Duration::from_millis(300));
-        assert!(bestmoves(&early).is_empty(), "{threads}: {early:#?}");
-        engine.send("stop");
-        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let lines = held_until(&mut engine, "go infinite", 300, "stop");
         assert_legal_answer(&after, &lines);
-        engine.send("go ponder wtime 2000 btime 2000");
-        let early = engine.quiet_for(Duration::from_millis(200));
-        assert!(bestmoves(&early).is_empty(), "{threads}: {early:#?}");
-        engine.send("ponderhit");
-        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let lines = held_until(
+            &mut engine,
+            "go ponder wtime 2000 btime 2000",
+            200,
+            "ponderhit",
+        );
         assert_legal_answer(&after, &lines);
         assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     }

@@ -20,14 +20,8 @@ shift $(( $# < 3 ? $# : 3 ))
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 mkdir -p target/sprt reports/sprt
-if [[ ! -x target/sprt/$rev ]]; then
-    scratch=$(mktemp -d)
-    git worktree add --detach "$scratch" "$rev" >/dev/null
-    echo "building $rev" >&2
-    (cd "$scratch" && CARGO_TARGET_DIR="$root/target/sprt-build" cargo build --release --quiet --bin quince)
-    cp target/sprt-build/release/quince "target/sprt/$rev"
-    git worktree remove --force "$scratch"
-fi
+source tools/build-rev.sh
+build_rev "$rev"
 name="threads$threads-vs-threads1-$rev"
 commit=$(git rev-parse "$rev")
 exec python3 tools/match.py --a "target/sprt/$rev" --a-name "$rev Threads $threads" --a-opt "Threads=$threads" \

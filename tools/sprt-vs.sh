@@ -23,20 +23,11 @@ if [[ $# -gt 0 && $1 != -* ]]; then bounds=$1; shift; fi
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 mkdir -p target/sprt reports/sprt
-build() {
-    local rev=$1 scratch
-    [[ -x target/sprt/$rev ]] && return
-    scratch=$(mktemp -d)
-    git worktree add --detach "$scratch" "$rev" >/dev/null
-    echo "building $rev" >&2
-    (cd "$scratch" && CARGO_TARGET_DIR="$root/target/sprt-build" cargo build --release --quiet --bin quince)
-    cp target/sprt-build/release/quince "target/sprt/$rev"
-    git worktree remove --force "$scratch"
-}
+source tools/build-rev.sh
 new_rev=$(git rev-parse --short "$new")
 base_rev=$(git rev-parse --short "$base")
-build "$new_rev"
-build "$base_rev"
+build_rev "$new_rev"
+build_rev "$base_rev"
 name="$new_rev-vs-$base_rev"
 # The header's title: the change (a removal test is named after the variant
 # it plays against, a side-branch commit "sprt variant: no-...").

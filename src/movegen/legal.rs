@@ -558,17 +558,39 @@ pub(crate) fn pawn_captures(us: Color, pawns: Bitboard) -> (Bitboard, Bitboard) 
 #[inline(always)]
 fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
     let them = cx.us.flip();
-    let occupied = cx.occupied ^ Bitboard::from_square(cx.king);
-    let (west, east) = pawn_captures(them, pos.colored(them, Piece::Pawn));
-    let mut attacked = west | east | king_attacks(pos.king(them));
-    for knight in pos.colored(them, Piece::Knight) {
+    let queens = pos.colored(them, Piece::Queen);
+    attacks_of(
+        them,
+        pos.colored(them, Piece::Pawn),
+        pos.colored(them, Piece::Knight),
+        pos.colored(them, Piece::Bishop) | queens,
+        pos.colored(them, Piece::Rook) | queens,
+        pos.king(them),
+        cx.occupied ^ Bitboard::from_square(cx.king),
+    )
+}
+
+/// Every square `color`'s pieces attack, the pieces given as sets (so a
+/// caller may move one first), the sliders seeing through `occupied`.
+#[inline(always)]
+pub(crate) fn attacks_of(
+    color: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    diagonal: Bitboard,
+    orthogonal: Bitboard,
+    king: Square,
+    occupied: Bitboard,
+) -> Bitboard {
+    let (west, east) = pawn_captures(color, pawns);
+    let mut attacked = west | east | king_attacks(king);
+    for knight in knights {
         attacked |= knight_attacks(knight);
     }
-    let queens = pos.colored(them, Piece::Queen);
-    for slider in pos.colored(them, Piece::Bishop) | queens {
+    for slider in diagonal {
         attacked |= bishop_attacks(slider, occupied);
     }
-    for slider in pos.colored(them, Piece::Rook) | queens {
+    for slider in orthogonal {
         attacked |= rook_attacks(slider, occupied);
     }
     attacked

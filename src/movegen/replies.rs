@@ -54,7 +54,7 @@
 //! (`peers-2026-11-26-01992d2ae6bf`, on `reports/README.md`) has position 3
 //! at 1.21x Gigantua, from 1.07x.
 
-use crate::movegen::legal::{forward, pawn_captures, settled_replies, third_rank};
+use crate::movegen::legal::{attacks_of, forward, pawn_captures, settled_replies, third_rank};
 use crate::movegen::promotion_rank;
 use crate::position::Position;
 use crate::sliders::{bishop_attacks, rook_attacks};
@@ -69,8 +69,8 @@ use crate::types::{Bitboard, Color, Piece, Square};
 pub(crate) struct Replies {
     /// King steps and castlings, knights' and pinned pieces' moves.
     settled: u32,
-    /// Per kind of our moving piece ([`Piece::index`]): the squares its
-    /// move may not touch to use the shortcut.
+    /// The squares a move may not touch to use the shortcut ([module
+    /// docs](self)).
     guard: Bitboard,
     /// The squares whose attack by us decides the opponent's king steps
     /// and castlings.
@@ -152,10 +152,9 @@ impl Replies {
         let them = us.flip();
         let theirs = pos.color(them);
         let their_king = pos.king(them);
-        // The squares whose attack by us decides the king's moves.
-        let mut king_squares = king_attacks(their_king) & !theirs;
         let mut must_stay_empty = Bitboard::EMPTY;
         let mut castling_paths = Bitboard::EMPTY;
+        let mut castling_rooks = Bitboard::EMPTY;
         // The paths of the castlings not blocked by a piece: only these
         // need our attacks on them counted.
         let mut open_paths = Bitboard::EMPTY;
@@ -164,12 +163,14 @@ impl Replies {
             let empty = castling_empty(their_king, rook);
             castling_paths |= path;
             must_stay_empty |= empty;
+            castling_rooks |= Bitboard::from_square(rook);
             if (empty & pos.occupied()).is_empty() {
                 open_paths |= path;
             }
         }
-        king_squares |= castling_paths;
         let steps = king_attacks(their_king) & !theirs;
+        // The squares whose attack by us decides the king's moves.
+        let king_squares = steps | castling_paths;
         // The steps no castling crosses: an attack on one changes that
         // step only.
         let lone_steps = steps & !castling_paths;
@@ -233,10 +234,7 @@ impl Replies {
         // rook, the settled count if it takes a pinned piece with moves:
         // not for the shortcut. (One next to the king makes a step:
         // recounted. A rank-pinned pawn has no moves to take away.)
-        let mut capture_guard = their_pins & !rank_pinned_pawns;
-        for rook in pos.castling().rooks_of(them) {
-            capture_guard |= Bitboard::from_square(rook);
-        }
+        let capture_guard = (their_pins & !rank_pinned_pawns) | castling_rooks;
 
         let free = !their_pins;
         let their_queens = pos.colored(them, Piece::Queen);
@@ -363,9 +361,9 @@ impl Replies {
     /// ours stepping in between or out, is common in rook endings: on
     /// position 3, 7-9 % of the leaf parents' children freed one, made
     /// and counted one by one before; allowing new rank pins too took
-    /// the made children at depth 7 from 0.68 M to 0.51 M. Out of line, so the
-    /// common path keeps its registers (inlined, the other positions ran
-    /// about 1 % more instructions per node).
+    /// the made children at depth 7 from 0.68 M to 0.51 M. Out of line,
+    /// so the common path keeps its registers (inlined, the other
+    /// positions ran about 1 % more instructions per node).
     #[inline(never)]
     fn count_freeing<const CAPTURE: bool>(
         &self,
@@ -460,9 +458,10 @@ impl Replies {
 
     /// The opponent's legal e.p. captures after our pawn's move from
     /// `from` to `to` (`occupied` after it), if that was a double push.
-    /// They are not in check, so an e.p. capture takes two pawns off one rank at once, so it is
-    /// legal only if no slider of ours then sees the opponent's king
-    /// (position 3's rook along the fourth rank).
+    /// The opponent is not in check, and an e.p. capture takes two pawns
+    /// off one rank at once: it is legal exactly when no slider of ours
+    /// then sees the opponent's king (position 3's rook along the fourth
+    /// rank).
     #[inline(never)]
     fn en_passant_replies(&self, from: Square, to: Square, occupied: Bitboard) -> u32 {
         if from.index().abs_diff(to.index()) != 16 {
@@ -487,35 +486,40 @@ impl Replies {
 
     /// How many of `steps`, the opponent's king steps after a move of our
     /// `piece` that opens or shuts a line to one or captures on one, are
-    /// not attacked: every attack of ours on them
-    /// found again on the board after the move (`squares`: its two
-    /// squares; `toggled`: those whose occupancy changes). Out of line:
-    /// rare but for endings, where it spares a made child.
+    /// not attacked: every attack of ours found again on the board after
+    /// the move (to `to`; `squares`: its two squares; `toggled`: those whose
+    /// occupancy changes). Out of line: rare but for endings, where it
+    /// spares a made child.
     #[inline(never)]
     fn free_steps_after(
         &self,
         piece: Piece,
+        to: Square,
         squares: Bitboard,
         toggled: Bitboard,
         steps: Bitboard,
     ) -> u32 {
         let moved = |set: Bitboard, kind: bool| if kind { set ^ squares } else { set };
-        let occupied = self.occupied_without_king ^ toggled;
-        let pawns = moved(self.our_pawns, piece == Piece::Pawn);
-        let (west, east) = pawn_captures(self.us, pawns);
-        let king = moved(Bitboard::from_square(self.our_king), piece == Piece::King);
-        let mut attacked = west | east | king_area(king);
-        for knight in moved(self.our_knights, piece == Piece::Knight) {
-            attacked |= knight_attacks(knight);
-        }
-        let diagonal = matches!(piece, Piece::Bishop | Piece::Queen);
-        for slider in moved(self.our_diagonal, diagonal) {
-            attacked |= bishop_attacks(slider, occupied);
-        }
-        let orthogonal = matches!(piece, Piece::Rook | Piece::Queen);
-        for slider in moved(self.our_orthogonal, orthogonal) {
-            attacked |= rook_attacks(slider, occupied);
-        }
+        let king = if piece == Piece::King {
+            to
+        } else {
+            self.our_king
+        };
+        let attacked = attacks_of(
+            self.us,
+            moved(self.our_pawns, piece == Piece::Pawn),
+            moved(self.our_knights, piece == Piece::Knight),
+            moved(
+                self.our_diagonal,
+                matches!(piece, Piece::Bishop | Piece::Queen),
+            ),
+            moved(
+                self.our_orthogonal,
+                matches!(piece, Piece::Rook | Piece::Queen),
+            ),
+            king,
+            self.occupied_without_king ^ toggled,
+        );
         (steps & !attacked).len()
     }
 
@@ -549,7 +553,8 @@ impl Replies {
         let capture_step = captured & king_attacks(self.their_king);
         if capture_step.is_nonempty() || (squares & self.lines_to_steps).is_nonempty() {
             let steps = self.steps | capture_step;
-            n = n + self.free_steps_after(piece, squares, toggled, steps) - self.step_attacks.free;
+            n = n + self.free_steps_after(piece, to, squares, toggled, steps)
+                - self.step_attacks.free;
         } else if touched.is_nonempty() {
             let attacks = self.step_attacks;
             n = n + attacks.free_after(self.steps, was, will) - attacks.free;
@@ -682,14 +687,6 @@ const fn captured<const CAPTURE: bool>(to: Square) -> Bitboard {
 #[inline(always)]
 const fn sideways(squares: Bitboard) -> Bitboard {
     Bitboard(((squares.0 & !Bitboard::FILE_H.0) << 1) | ((squares.0 & !Bitboard::FILE_A.0) >> 1))
-}
-
-/// Every square a king on one of `squares` attacks, as one set.
-#[inline(always)]
-const fn king_area(squares: Bitboard) -> Bitboard {
-    let beside = sideways(squares).0;
-    let row = squares.0 | beside;
-    Bitboard((row << 8) | (row >> 8) | beside)
 }
 
 /// A pawn of `color`'s captures towards the a-file and the h-file as left

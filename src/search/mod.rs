@@ -162,6 +162,10 @@ fn wait_for_stop(limits: &Limits, signals: &Signals) {
     }
 }
 
+/// How often (in nodes) a search looks at the clock, `stop` and, in a
+/// helper thread, whether the main thread is done.
+const CHECK_EVERY: u64 = 1024;
+
 struct Searcher<'a> {
     pos: Position,
     tt: &'a TranspositionTable,
@@ -280,7 +284,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Counts a node and checks the limits: the node limit at every node
-    /// (for determinism), `stop` and the clock every 1024 nodes.
+    /// (for determinism), `stop` and the clock every [`CHECK_EVERY`] nodes.
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
@@ -290,21 +294,14 @@ impl<'a> Searcher<'a> {
         if self.limits.node_cap.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         }
-        if self.nodes & 1023 != 0 {
+        if !self.nodes.is_multiple_of(CHECK_EVERY) {
             return;
         }
         if self.signals.stopped() {
             self.stopped = true;
         }
-        if self.role.helper
-            && let Some(shared) = self.role.shared
-        {
-            shared
-                .helper_nodes
-                .fetch_add(1024, std::sync::atomic::Ordering::Relaxed);
-            if shared.done.load(std::sync::atomic::Ordering::Relaxed) {
-                self.stopped = true;
-            }
+        if self.role.helper_batch_ends(CHECK_EVERY) {
+            self.stopped = true;
         }
         if self.pondering && !self.signals.pondering() {
             // `ponderhit`: the opponent played the expected move; our clock runs now.
@@ -323,23 +320,10 @@ impl<'a> Searcher<'a> {
 
     /// Nodes searched by every thread so far: this one's, plus the
     /// helpers' for the main thread of a threaded search (the helpers add
-    /// theirs every 1024 nodes).
+    /// theirs every [`CHECK_EVERY`] nodes).
     #[inline]
     fn total_nodes(&self) -> u64 {
-        match self.role.shared {
-            Some(shared) if !self.role.helper => {
-                self.nodes
-                    + shared
-                        .helper_nodes
-                        .load(std::sync::atomic::Ordering::Relaxed)
-            }
-            _ => self.nodes,
-        }
-    }
-
-    /// A helper's nodes not yet added to the shared count.
-    fn unreported_nodes(&self) -> u64 {
-        self.nodes & 1023
+        self.nodes + self.role.helper_nodes()
     }
 
     /// Whether the current node (`ply` > 0) is a draw by rule: insufficient

@@ -56,6 +56,30 @@ impl Role<'_> {
         helper: false,
         depth_offset: 0,
     };
+
+    /// For a helper, at each of its checks (every `batch` nodes): adds
+    /// the batch to the shared count and says whether the main thread is
+    /// done. Always `false` for the main thread.
+    #[inline]
+    pub fn helper_batch_ends(&self, batch: u64) -> bool {
+        match self.shared {
+            Some(shared) if self.helper => {
+                shared.helper_nodes.fetch_add(batch, Relaxed);
+                shared.done.load(Relaxed)
+            }
+            _ => false,
+        }
+    }
+
+    /// The helpers' nodes so far, as the main thread sees them (0 alone
+    /// or for a helper itself).
+    #[inline]
+    pub fn helper_nodes(&self) -> u64 {
+        match self.shared {
+            Some(shared) if !self.helper => shared.helper_nodes.load(Relaxed),
+            _ => 0,
+        }
+    }
 }
 
 /// A helper's limits: the main thread's depth and root moves, no clock,
@@ -71,8 +95,8 @@ fn helper_limits(limits: &Limits) -> Limits {
 
 /// [`super::search`] on `threads` threads (at least 1): the calling thread
 /// is the main thread, `threads - 1` helpers run beside it. A helper that
-/// the system refuses to start is left out (the search goes on with the
-/// others) and said through `report`'s caller only as a smaller speed-up.
+/// the system refuses to start is left out; the search goes on with the
+/// others.
 pub(super) fn search_on_threads(
     pos: &Position,
     history: &[u64],
@@ -84,7 +108,7 @@ pub(super) fn search_on_threads(
 ) -> Outcome {
     let shared = Shared::default();
     let helper_limits = helper_limits(limits);
-    std::thread::scope(|scope| {
+    let mut outcome = std::thread::scope(|scope| {
         for index in 1..threads.min(MAX_THREADS) {
             let (shared, helper_limits) = (&shared, &helper_limits);
             let role = Role {
@@ -101,9 +125,8 @@ pub(super) fn search_on_threads(
                     let mut searcher =
                         Searcher::new(pos, history, tt, helper_limits, signals, &mut quiet, role);
                     searcher.iterate();
-                    shared
-                        .helper_nodes
-                        .fetch_add(searcher.unreported_nodes(), Relaxed);
+                    let unreported = searcher.nodes % super::CHECK_EVERY;
+                    shared.helper_nodes.fetch_add(unreported, Relaxed);
                 });
         }
         let role = Role {
@@ -111,21 +134,12 @@ pub(super) fn search_on_threads(
             helper: false,
             depth_offset: 0,
         };
-        let mut main = Searcher::new(pos, history, tt, limits, signals, report, role);
-        let mut outcome = main.iterate();
+        let outcome = Searcher::new(pos, history, tt, limits, signals, report, role).iterate();
         super::wait_for_stop(limits, signals);
         shared.done.store(true, Relaxed);
-        // The scope joins the helpers here; their nodes count too.
-        outcome.nodes = main.nodes;
         outcome
-    })
-    .with_helper_nodes(&shared)
-}
-
-impl Outcome {
-    /// The outcome with the helpers' nodes added, once they have finished.
-    fn with_helper_nodes(mut self, shared: &Shared) -> Outcome {
-        self.nodes += shared.helper_nodes.load(Relaxed);
-        self
-    }
+    });
+    // The scope has joined the helpers: every node of theirs is counted.
+    outcome.nodes += shared.helper_nodes.load(Relaxed);
+    outcome
 }

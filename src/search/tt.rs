@@ -76,12 +76,15 @@ impl Data {
 }
 
 impl Slot {
-    /// The slot's data if it holds `key` (checked through the XOR word).
+    /// The slot's data if it holds an entry for `key` (checked through the
+    /// XOR word; an empty slot has no bound bits).
     #[inline]
     fn read(&self, key: u64) -> Option<Data> {
         let data = self.data.load(Relaxed);
         let check = self.check.load(Relaxed);
-        (check ^ data == key && data != 0).then(|| Data::unpack(data))
+        (check ^ data == key)
+            .then(|| Data::unpack(data))
+            .filter(|d| d.meta & 3 != 0)
     }
 
     /// The slot's data whatever its key (for replacement and `hashfull`).
@@ -181,7 +184,7 @@ impl TranspositionTable {
         let start = self.bucket(key);
         let slot = self.slots[start..start + BUCKET]
             .iter()
-            .find_map(|s| s.read(key).filter(|d| d.meta & 3 != 0))?;
+            .find_map(|s| s.read(key))?;
         let bound = match slot.meta & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,
@@ -263,9 +266,10 @@ fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
     }
     // SAFETY: the layout has a non-zero size (checked above). `Slot` is
     // `repr(C)` and made of atomic integers only, so all-zero bytes are a
-    // valid `Slot` (the empty one, `Slot::default()`). The pointer comes from the
-    // global allocator with exactly the layout of `count` slots, which is
-    // what `Vec::from_raw_parts` requires for length and capacity `count`.
+    // valid `Slot` (the empty one, `Slot::default()`). The pointer comes
+    // from the global allocator with exactly the layout of `count` slots,
+    // which is what `Vec::from_raw_parts` requires for length and capacity
+    // `count`.
     unsafe {
         let memory = std::alloc::alloc_zeroed(layout).cast::<Slot>();
         if memory.is_null() {

@@ -192,7 +192,7 @@ impl Engine {
         self.say(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         ));
-        // Single-threaded search: the option exists because GUIs expect it.
+        // Lazy SMP (`search::search_threads`).
         self.say(&format!(
             "option name Threads type spin default 1 min 1 max {}",
             search::MAX_THREADS

@@ -179,21 +179,20 @@ pub struct Records {
 impl Records {
     /// The newest clean record of `kind` (a dirty one is never quoted).
     pub fn latest(&self, kind: &str) -> Option<(&str, &LabRecord)> {
-        self.lab
-            .iter()
-            .filter(|(_, r)| r.kind == kind && !r.commit.dirty)
-            .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc))
-            .map(|(f, r)| (f.as_str(), r))
+        self.newest(kind, |_| true)
     }
 
     /// The newest clean record of `kind` that measured `comparison`: a
     /// record made with `report --no-crates` leaves the crates to the one
     /// before it.
     pub fn latest_with(&self, kind: &str, comparison: &str) -> Option<(&str, &LabRecord)> {
+        self.newest(kind, |r| r.comparison(comparison).is_some())
+    }
+
+    fn newest(&self, kind: &str, keep: impl Fn(&LabRecord) -> bool) -> Option<(&str, &LabRecord)> {
         self.lab
             .iter()
-            .filter(|(_, r)| r.kind == kind && !r.commit.dirty)
-            .filter(|(_, r)| r.comparison(comparison).is_some())
+            .filter(|(_, r)| r.kind == kind && !r.commit.dirty && keep(r))
             .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc))
             .map(|(f, r)| (f.as_str(), r))
     }

@@ -57,12 +57,12 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     let (file, r) = latest(records, "peers")?;
     let process = comparison(r, "process")?;
     // The crates may come from an older record (`report --no-crates`).
-    let (crates_file, crates_record, crates, crates_note) =
+    let (crates_file, crates_record, crates, _) =
         latest_comparison(records, "peers", "crates", page)?;
     let crates_link = format!("[record]({})", record_path(page, crates_file));
     let mut s = String::new();
     writeln!(s, "{}", provenance(file, r, page)).unwrap();
-    if !crates_note.is_empty() {
+    if crates_file != file {
         writeln!(
             s,
             "The crate rows are from the older record [`{crates_file}`]({}) (commit `{}`): the newest one measured the C/C++ peers only.",
