@@ -7,12 +7,14 @@
 //! cargo run -p xtask -- report [--gigantua BIN --mperft BIN --templechess BIN]  # Quince against its peers
 //! cargo run -p xtask -- lab [--full]             # every sliding-attack backend against the others
 //! cargo run -p xtask -- scale [--mperft BIN] [--deep]  # hashed and threaded perft, perft(10)
+//! cargo run -p xtask -- curve [--prebuilt DIR]   # perft and search from 1 thread to every core
 //! cargo run -p xtask -- report --render         # every page and chart from the records
 //! cargo run -p xtask -- report --check          # CI: pages match records, no typed figures
 //! cargo run -p xtask -- perft-track [--update]  # CI: instructions per perft node against the baseline
 //! cargo run -p xtask -- history [--commits N]   # the tracked workload at past commits (cached), charted
 //! ```
 
+mod curve;
 mod history;
 mod lab;
 mod measure;
@@ -29,6 +31,7 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
   cargo run -p xtask -- scale [--rounds N] [--mperft BIN] [--deep] [--allow-dirty]
+  cargo run -p xtask -- curve [--threads 1,2,4] [--rounds N] [--build-only DIR | --prebuilt DIR --out DIR]
   cargo run -p xtask -- report --render     (every page and chart from reports/data/)
   cargo run -p xtask -- report --check      (CI: fail on any page that differs from its records)
   cargo run -p xtask -- perft-track [--update]
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Some("lab") => lab::run(&args[1..]),
         Some("report") => report::run(&args[1..]),
         Some("scale") => scale::run(&args[1..]),
+        Some("curve") => curve::run(&args[1..]),
         Some("perft-track") => track::run(&args[1..]),
         Some("history") => history::run(&args[1..]),
         Some("-h" | "--help" | "help") => {

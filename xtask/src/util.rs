@@ -7,7 +7,13 @@ use std::process::Command;
 pub type Result<T> = std::result::Result<T, String>;
 
 /// The workspace root (the parent of `xtask/`).
+///
+/// `QUINCE_ROOT` overrides it: a prebuilt xtask copied to another machine
+/// (`curve --prebuilt`) runs in a checkout at another path.
 pub fn root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("QUINCE_ROOT") {
+        return PathBuf::from(dir);
+    }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace")

@@ -243,6 +243,7 @@ fn measure_backends(o: &Options) -> Result<LabRecord> {
         instructions,
         backends: facts,
         deep: Vec::new(),
+        search: Vec::new(),
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -135,6 +135,31 @@ pub struct Workload {
     pub nodes: u64,
 }
 
+impl Workload {
+    /// A fixed-depth workload of a standard position, as hashed and
+    /// threaded perft is timed (at the depths people compare it at, not
+    /// calibrated); `kind` names it (`"bulk"`, `"hash"`, ...).
+    pub fn standard(name: &str, kind: &str, depth: u32) -> Result<Workload> {
+        let positions = crate::util::standard_positions()?;
+        let (_, fen, counts) = positions
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .ok_or_else(|| format!("no standard position '{name}'"))?;
+        let nodes = *counts
+            .get(depth as usize - 1)
+            .ok_or_else(|| format!("{name}: no reference count at depth {depth}"))?;
+        Ok(Workload {
+            id: format!("{name}-{kind}-d{depth}"),
+            position: name.to_string(),
+            fen: fen.clone(),
+            kind: kind.to_string(),
+            depth,
+            repeat: 1,
+            nodes,
+        })
+    }
+}
+
 /// The timings of one comparison: every round of every contender.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct Timings {

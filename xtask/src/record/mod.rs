@@ -87,7 +87,22 @@ pub struct DeepRun {
     pub sha256: String,
 }
 
-/// A lab record (`peers-*`, `sliders-*` or `scale-*`).
+/// `quince bench` at one thread count, every round (a `curve` record):
+/// the search's own time and node count as bench prints them, so that
+/// process start-up and table allocation stay out of both.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SearchRun {
+    pub threads: u64,
+    pub depth: u32,
+    /// The command as run (the binary called `quince`).
+    pub command: String,
+    /// Per round: bench's total search time in seconds, and nodes (all
+    /// threads).
+    pub seconds: Vec<f64>,
+    pub nodes: Vec<u64>,
+}
+
+/// A lab record (`peers-*`, `sliders-*`, `scale-*` or `curve-*`).
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct LabRecord {
     /// `"peers"` or `"sliders"`.
@@ -105,6 +120,9 @@ pub struct LabRecord {
     /// For `scale`: single deep perft runs (perft(10)), each checked.
     #[serde(default)]
     pub deep: Vec<DeepRun>,
+    /// For `curve`: the search at a fixed depth, one entry per thread count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search: Vec<SearchRun>,
     /// Wall seconds the whole run took.
     pub run_seconds: f64,
 }
@@ -223,7 +241,7 @@ pub fn load_from(dir: &Path) -> Result<Records> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if ["peers-", "sliders-", "scale-"]
+        if ["peers-", "sliders-", "scale-", "curve-"]
             .iter()
             .any(|prefix| name.starts_with(prefix))
         {

@@ -186,7 +186,7 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
     let kind_record = |kind: &str| latest(records, kind);
     Some(match name {
         "readme.results" => readme_results(records, page),
-        "peers.provenance" | "sliders.provenance" | "scale.provenance" => {
+        "peers.provenance" | "sliders.provenance" | "scale.provenance" | "curve.provenance" => {
             let kind = name.split('.').next().unwrap_or("");
             kind_record(kind).map(|(f, r)| provenance(f, r, page))
         }
@@ -217,6 +217,16 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
                 failures_note(c)
             ))
         })(),
+        "curve.perft" => (|| {
+            let [comp] = args else {
+                return Err("curve.perft wants COMPARISON".to_string());
+            };
+            let (_, r) = kind_record("curve")?;
+            Ok(super::curve::perft_table(comparison(r, comp)?))
+        })(),
+        "curve.search" => {
+            kind_record("curve").and_then(|(file, r)| super::curve::search_table(file, r))
+        }
         "scale.deep" => kind_record("scale").and_then(|(file, r)| deep_runs(file, r, page)),
         "rounds" | "commands" => (|| {
             let [kind, comp] = args else {

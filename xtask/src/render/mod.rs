@@ -8,6 +8,7 @@
 
 pub mod blocks;
 mod charts;
+mod curve;
 mod format;
 mod lab;
 pub mod matches;

@@ -321,6 +321,7 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
         instructions,
         backends: Vec::new(),
         deep: Vec::new(),
+        search: Vec::new(),
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -23,7 +23,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{Contender, DEFAULT_ROUNDS, Workload};
 use crate::record::{Comparison, DeepRun, LabRecord, Toolchain};
-use crate::util::{Result, has_bmi2, root, standard_positions};
+use crate::util::{Result, has_bmi2, root};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- scale [OPTIONS]
@@ -106,28 +106,6 @@ pub fn run(args: &[String]) -> Result<bool> {
     Ok(true)
 }
 
-/// A fixed-depth workload of a standard position (hashed perft is timed
-/// at the depths people compare it at, not calibrated).
-fn workload(name: &str, kind: &str, depth: u32) -> Result<Workload> {
-    let positions = standard_positions()?;
-    let (_, fen, counts) = positions
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .ok_or_else(|| format!("no standard position '{name}'"))?;
-    let nodes = *counts
-        .get(depth as usize - 1)
-        .ok_or_else(|| format!("{name}: no reference count at depth {depth}"))?;
-    Ok(Workload {
-        id: format!("{name}-{kind}-d{depth}"),
-        position: name.to_string(),
-        fen: fen.clone(),
-        kind: kind.to_string(),
-        depth,
-        repeat: 1,
-        nodes,
-    })
-}
-
 fn comparison(
     name: &str,
     about: &str,
@@ -178,8 +156,8 @@ fn measure_scale(o: &Options) -> Result<LabRecord> {
     let mut comparisons = Vec::new();
 
     let hashed = [
-        workload("start", "hash", 8)?,
-        workload("kiwipete", "hash", 6)?,
+        Workload::standard("start", "hash", 8)?,
+        Workload::standard("kiwipete", "hash", 6)?,
     ];
     let mut contenders = vec![
         quince("quince", &hash),
@@ -220,8 +198,8 @@ fn measure_scale(o: &Options) -> Result<LabRecord> {
     )?);
 
     let bulk = [
-        workload("start", "bulk", 7)?,
-        workload("kiwipete", "bulk", 6)?,
+        Workload::standard("start", "bulk", 7)?,
+        Workload::standard("kiwipete", "bulk", 6)?,
     ];
     comparisons.push(comparison(
         "threads",
@@ -269,6 +247,7 @@ fn measure_scale(o: &Options) -> Result<LabRecord> {
         instructions: Vec::new(),
         backends: Vec::new(),
         deep,
+        search: Vec::new(),
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -276,7 +255,7 @@ fn measure_scale(o: &Options) -> Result<LabRecord> {
 /// perft(10) of the start position on every core with an 8 GB table, once.
 fn deep_run(quince: &std::path::Path, sha: &str) -> Result<DeepRun> {
     let depth = 10;
-    let expected = workload("start", "deep", depth)?.nodes;
+    let expected = Workload::standard("start", "deep", depth)?.nodes;
     let args = [
         "perft",
         "--depth",
