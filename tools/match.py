@@ -24,6 +24,9 @@ Two engines, python-chess in the middle:
   Elo difference with its 95 % margin from the pairs, and with
   `--sprt ELO0,ELO1` a GSPRT (alpha = beta = 0.05) that stops the match as
   soon as it decides.
+* `--max-seconds S` time-boxes a run: no pair starts after S seconds, the
+  ones under way are finished (a signal from outside would end them as
+  engine errors).
 * `--state FILE` makes a run resumable: every finished pair is appended as
   a JSON line; started again with the same file, the run skips those pairs
   and carries on (the other arguments must be the same).
@@ -613,6 +616,8 @@ def main():
     parser.add_argument("--openings", help="FEN file (e.g. tools/openings.epd); default: 12 built-in lines")
     parser.add_argument("--concurrency", type=int, default=1, help="games at once (one per core)")
     parser.add_argument("--adjudicate", action="store_true", help="end decided games early (see above)")
+    parser.add_argument("--max-seconds", type=float,
+                        help="start no new pair after this many seconds (the pairs under way are finished)")
     parser.add_argument("--sprt", metavar="ELO0,ELO1", help="stop when a GSPRT (alpha = beta = 0.05) decides")
     parser.add_argument("--state", help="JSON-lines file of finished pairs: resume from it, append to it")
     parser.add_argument("--pgn", default="match.pgn", help="PGN output (appended to when resuming)")
@@ -679,6 +684,7 @@ def main():
         print(f"header record: {repo_path(header_file)} (host segment {segment})", flush=True)
     run_pairs = set()
     next_pair = iter(todo)
+    deadline = time.monotonic() + args.max_seconds if args.max_seconds else None
     stop = threading.Event()
     names = {}
     output_lock = threading.Lock()
@@ -695,6 +701,8 @@ def main():
             for role in "AB":
                 players[role].name = names[role]
             while not stop.is_set():
+                if deadline is not None and time.monotonic() > deadline:
+                    return
                 with output_lock:
                     index = next(next_pair, None)
                 if index is None:
