@@ -278,7 +278,9 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn evaluate(&mut self) -> Score {
         #[cfg(not(feature = "hce"))]
-        return self.nnue.evaluate(self.pos.side_to_move());
+        return self
+            .nnue
+            .evaluate(self.pos.side_to_move(), self.pos.occupied().len());
         #[cfg(feature = "hce")]
         return evaluate(&self.pos);
     }

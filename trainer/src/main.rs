@@ -58,9 +58,14 @@ struct TrainArgs {
     /// Directory for checkpoints, `.qnn` exports and `log.json`.
     #[arg(long)]
     out_dir: PathBuf,
-    /// Accumulator width per side (a multiple of 16, at most 128).
+    /// Accumulator width per side (a multiple of 16; the engine takes up
+    /// to 256).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// Output buckets by material: one output layer per band of the piece
+    /// count (1 = a single output layer). The engine takes 1 to 16.
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     #[arg(long, default_value_t = 20)]
     epochs: usize,
     #[arg(long, default_value_t = 16_384)]
@@ -140,6 +145,9 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
             "--hidden must be a positive multiple of 16, --batch and --epochs positive".into(),
         );
     }
+    if !(1..=16).contains(&args.buckets) {
+        return Err(format!("--buckets {}: expected 1 to 16", args.buckets));
+    }
     let threads = match args.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -164,12 +172,12 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             Network::load_float(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => Network::random(args.hidden, args.seed),
+        None => Network::random(args.hidden, args.buckets, args.seed),
     };
-    if net.hidden != args.hidden {
+    if net.hidden != args.hidden || net.buckets != args.buckets {
         return Err(format!(
-            "--init has hidden size {}, not {}",
-            net.hidden, args.hidden
+            "--init has hidden size {} and {} buckets, not {} and {}",
+            net.hidden, net.buckets, args.hidden, args.buckets
         ));
     }
     let settings = train::Settings {
@@ -220,6 +228,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         "train_positions": set.train.len(),
         "valid_positions": set.valid.len(),
         "hidden": args.hidden,
+        "buckets": args.buckets,
         "epochs": args.epochs,
         "batch": args.batch,
         "lr": args.lr,

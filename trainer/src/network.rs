@@ -1,5 +1,7 @@
-//! The float network `768 -> H x 2 -> 1` (SCReLU), its gradients, and its
-//! quantised export (`.qnn`, the file the engine embeds).
+//! The float network `768 -> H x 2 -> 1` (SCReLU) with `B` output buckets
+//! (one output layer per band of material, chosen by the number of pieces
+//! on the board: [`bucket`]), its gradients, and its quantised export
+//! (`.qnn`, the file the engine embeds).
 //!
 //! Parameters live in one flat `Vec<f32>` (feature weights, feature biases,
 //! output weights, output bias) so the optimiser and the gradient sums are
@@ -14,10 +16,20 @@ pub const QB: f32 = 64.0;
 /// and the engine's `c * w` products fit 16 bits.
 pub const CLIP: f32 = 1.98;
 
+/// The output bucket of a position with `pieces` pieces (kings included)
+/// among `buckets`: equal bands of the 2..=32 range, so that an endgame
+/// and a middlegame are scored by different output weights (the
+/// engine's `quince::eval::nnue::bucket`, restated; a test compares them).
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
+}
+
 /// Float weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     pub hidden: usize,
+    /// Output buckets (1: a single output layer, the `QNN1` format).
+    pub buckets: usize,
     pub params: Vec<f32>,
 }
 
@@ -31,15 +43,16 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(hidden: usize) -> Layout {
+    /// Output weights are `[bucket][2H]`, output biases `[bucket]`.
+    pub fn new(hidden: usize, buckets: usize) -> Layout {
         let feature_biases = INPUTS * hidden;
         let output_weights = feature_biases + hidden;
-        let output_bias = output_weights + 2 * hidden;
+        let output_bias = output_weights + 2 * hidden * buckets;
         Layout {
             feature_biases,
             output_weights,
             output_bias,
-            len: output_bias + 1,
+            len: output_bias + buckets,
         }
     }
 }
@@ -73,8 +86,8 @@ impl Network {
     /// Random feature weights (±0.1: about 30 pieces sum to an accumulator
     /// spread of a few tenths, inside SCReLU's active range) and output
     /// weights (±1/sqrt(2H)); biases zero.
-    pub fn random(hidden: usize, seed: u64) -> Network {
-        let layout = Layout::new(hidden);
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
+        let layout = Layout::new(hidden, buckets);
         let mut rng = SplitMix64(seed);
         let mut params = vec![0.0; layout.len];
         for w in &mut params[..layout.feature_biases] {
@@ -84,11 +97,23 @@ impl Network {
         for w in &mut params[layout.output_weights..layout.output_bias] {
             *w = out_scale * rng.symmetric();
         }
-        Network { hidden, params }
+        Network {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden)
+        Layout::new(self.hidden, self.buckets)
+    }
+
+    /// Offset of `sample`'s output weights in `params` (its bucket's
+    /// `2H`), and of its output bias.
+    fn output_offsets(&self, sample: &Sample) -> (usize, usize) {
+        let l = self.layout();
+        let b = bucket(sample.ours().len(), self.buckets);
+        (l.output_weights + b * 2 * self.hidden, l.output_bias + b)
     }
 
     /// Both accumulators of `sample` (side to move first).
@@ -112,14 +137,14 @@ impl Network {
     /// The raw output `o` (centipawns / 400) of `sample`.
     pub fn output(&self, sample: &Sample) -> f32 {
         let (ours, theirs) = self.accumulators(sample);
-        self.output_of(&ours, &theirs)
+        self.output_of(sample, &ours, &theirs)
     }
 
-    fn output_of(&self, ours: &[f32], theirs: &[f32]) -> f32 {
-        let l = self.layout();
-        let w = &self.params[l.output_weights..l.output_bias];
+    fn output_of(&self, sample: &Sample, ours: &[f32], theirs: &[f32]) -> f32 {
+        let (weights, bias) = self.output_offsets(sample);
+        let w = &self.params[weights..weights + 2 * self.hidden];
         let (w_ours, w_theirs) = w.split_at(self.hidden);
-        let mut o = self.params[l.output_bias];
+        let mut o = self.params[bias];
         for j in 0..self.hidden {
             o += screlu(ours[j]) * w_ours[j] + screlu(theirs[j]) * w_theirs[j];
         }
@@ -131,12 +156,13 @@ impl Network {
         let l = self.layout();
         let h = self.hidden;
         let (ours, theirs) = self.accumulators(sample);
-        let o = self.output_of(&ours, &theirs);
+        let o = self.output_of(sample, &ours, &theirs);
         let p = sigmoid(o);
         let error = p - sample.target;
         let g = 2.0 * error * p * (1.0 - p);
-        grad[l.output_bias] += g;
-        let w = &self.params[l.output_weights..l.output_bias];
+        let (weights, bias) = self.output_offsets(sample);
+        grad[bias] += g;
+        let w = &self.params[weights..weights + 2 * h];
         for (side, (acc, features)) in [(&ours, sample.ours()), (&theirs, sample.theirs())]
             .into_iter()
             .enumerate()
@@ -144,7 +170,7 @@ impl Network {
             let mut d_acc = vec![0.0f32; h];
             for j in 0..h {
                 let x = acc[j];
-                grad[l.output_weights + side * h + j] += g * screlu(x);
+                grad[weights + side * h + j] += g * screlu(x);
                 if x > 0.0 && x < 1.0 {
                     d_acc[j] = g * w[side * h + j] * 2.0 * x;
                 }
@@ -173,11 +199,20 @@ impl Network {
         }
     }
 
-    /// The quantised `.qnn` file (format in `codegen/src/network.rs`).
+    /// The quantised `.qnn` file (format in `codegen/src/network.rs`):
+    /// `QNN1` for one bucket (the format before buckets, unchanged),
+    /// `QNN2` with the bucket count after H otherwise.
     pub fn export(&self) -> Vec<u8> {
         let l = self.layout();
-        let mut bytes = b"QNN1".to_vec();
+        let mut bytes = if self.buckets == 1 {
+            b"QNN1".to_vec()
+        } else {
+            b"QNN2".to_vec()
+        };
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        if self.buckets != 1 {
+            bytes.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
         let q16 = |x: f32, scale: f32| (x * scale).round().clamp(-32768.0, 32767.0) as i16;
         for &w in &self.params[..l.output_weights] {
             bytes.extend_from_slice(&q16(w, QA).to_le_bytes());
@@ -185,15 +220,19 @@ impl Network {
         for &w in &self.params[l.output_weights..l.output_bias] {
             bytes.extend_from_slice(&q16(w, QB).to_le_bytes());
         }
-        let bias = (self.params[l.output_bias] * QA * QB).round() as i32;
-        bytes.extend_from_slice(&bias.to_le_bytes());
+        for &b in &self.params[l.output_bias..] {
+            let bias = (b * QA * QB).round() as i32;
+            bytes.extend_from_slice(&bias.to_le_bytes());
+        }
         bytes
     }
 
-    /// Float checkpoint: `QNF1`, `u32` H, then every parameter as f32.
+    /// Float checkpoint: `QNF2`, `u32` H, `u32` buckets, then every
+    /// parameter as f32 (`QNF1`, without the bucket count, is one bucket).
     pub fn save_float(&self) -> Vec<u8> {
-        let mut bytes = b"QNF1".to_vec();
+        let mut bytes = b"QNF2".to_vec();
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         for p in &self.params {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
@@ -202,21 +241,34 @@ impl Network {
 
     /// Reads a float checkpoint written by [`Network::save_float`].
     pub fn load_float(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < 8 || &bytes[..4] != b"QNF1" {
-            return Err("not a float checkpoint (it must start with QNF1)".into());
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+        };
+        let (hidden, buckets, start) = match (bytes.get(..4), word(4), word(8)) {
+            (Some(b"QNF1"), Some(h), _) => (h, 1, 8),
+            (Some(b"QNF2"), Some(h), Some(b)) => (h, b, 12),
+            _ => return Err("not a float checkpoint (it must start with QNF1 or QNF2)".into()),
+        };
+        if hidden == 0 || buckets == 0 {
+            return Err(format!("hidden size {hidden}, {buckets} buckets"));
         }
-        let hidden = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
-        let expected = 8 + 4 * Layout::new(hidden).len;
-        if hidden == 0 || bytes.len() != expected {
+        let expected = start + 4 * Layout::new(hidden, buckets).len;
+        if bytes.len() != expected {
             return Err(format!(
-                "{} bytes, expected {expected} for hidden size {hidden}",
+                "{} bytes, expected {expected} for hidden size {hidden} and {buckets} buckets",
                 bytes.len()
             ));
         }
-        let params = bytes[8..]
+        let params = bytes[start..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(Network { hidden, params })
+        Ok(Network {
+            hidden,
+            buckets,
+            params,
+        })
     }
 }

@@ -3,6 +3,7 @@
 //! (`quince::eval::nnue`) so the two can check each other.
 
 use crate::data::{INPUTS, Sample};
+use crate::network::bucket;
 
 const QA: i32 = 255;
 const QB: i32 = 64;
@@ -11,44 +12,58 @@ const SCALE: i64 = 400;
 /// A parsed `.qnn` file.
 pub struct Quantised {
     pub hidden: usize,
+    pub buckets: usize,
     feature_weights: Vec<i16>,
     feature_biases: Vec<i16>,
+    /// `[bucket][2H]`.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    output_biases: Vec<i32>,
 }
 
 impl Quantised {
     pub fn parse(bytes: &[u8]) -> Result<Quantised, String> {
-        if bytes.len() < 8 || &bytes[..4] != b"QNN1" {
-            return Err("not a .qnn network (it must start with QNN1)".into());
-        }
-        let hidden = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
-        let words = INPUTS * hidden + 3 * hidden;
-        if hidden == 0 || bytes.len() != 8 + 2 * words + 4 {
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+        };
+        let (hidden, buckets, start) = match (bytes.get(..4), word(4), word(8)) {
+            (Some(b"QNN1"), Some(h), _) => (h, 1, 8),
+            (Some(b"QNN2"), Some(h), Some(b)) => (h, b, 12),
+            _ => return Err("not a .qnn network (it must start with QNN1 or QNN2)".into()),
+        };
+        let words = INPUTS * hidden + hidden + 2 * hidden * buckets;
+        if hidden == 0 || buckets == 0 || bytes.len() != start + 2 * words + 4 * buckets {
             return Err(format!(
-                "{} bytes: not a network of hidden size {hidden}",
+                "{} bytes: not a network of hidden size {hidden} with {buckets} buckets",
                 bytes.len()
             ));
         }
-        let values: Vec<i16> = bytes[8..8 + 2 * words]
+        let values: Vec<i16> = bytes[start..start + 2 * words]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
         let (feature_weights, rest) = values.split_at(INPUTS * hidden);
         let (feature_biases, output_weights) = rest.split_at(hidden);
-        let tail = &bytes[8 + 2 * words..];
+        let output_biases = bytes[start + 2 * words..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Ok(Quantised {
             hidden,
+            buckets,
             feature_weights: feature_weights.to_vec(),
             feature_biases: feature_biases.to_vec(),
             output_weights: output_weights.to_vec(),
-            output_bias: i32::from_le_bytes(tail.try_into().expect("4 bytes")),
+            output_biases,
         })
     }
 
     /// Centipawns for the side to move, as the engine computes them.
     pub fn evaluate(&self, sample: &Sample) -> i32 {
         let h = self.hidden;
+        let b = bucket(sample.ours().len(), self.buckets);
+        let weights = &self.output_weights[b * 2 * h..(b + 1) * 2 * h];
         // i64: two halves of up to 256 terms each can pass i32's range.
         let mut sum = 0i64;
         for (side, features) in [sample.ours(), sample.theirs()].into_iter().enumerate() {
@@ -61,11 +76,11 @@ impl Quantised {
             }
             for (j, &a) in acc.iter().enumerate() {
                 let c = a.clamp(0, QA as i16);
-                let cw = c.wrapping_mul(self.output_weights[side * h + j]);
+                let cw = c.wrapping_mul(weights[side * h + j]);
                 sum += i64::from(cw) * i64::from(c);
             }
         }
-        let out = sum / i64::from(QA) + i64::from(self.output_bias);
+        let out = sum / i64::from(QA) + i64::from(self.output_biases[b]);
         (out * SCALE / i64::from(QA * QB)).clamp(-20_000, 20_000) as i32
     }
 }

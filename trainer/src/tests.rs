@@ -31,7 +31,7 @@ fn samples() -> Vec<Sample> {
 
 #[test]
 fn gradients_match_finite_differences() {
-    let mut net = Network::random(16, 3);
+    let mut net = Network::random(16, 1, 3);
     // Biases away from zero so that some accumulators sit inside (0, 1),
     // where SCReLU has a slope.
     let l = net.layout();
@@ -71,7 +71,7 @@ fn gradients_match_finite_differences() {
 #[test]
 fn quantised_evaluation_follows_the_float_network() {
     let mut rng = SplitMix64(9);
-    let mut net = Network::random(32, 5);
+    let mut net = Network::random(32, 1, 5);
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
@@ -88,7 +88,7 @@ fn quantised_evaluation_follows_the_float_network() {
 
 #[test]
 fn checkpoints_and_exports_round_trip() {
-    let net = Network::random(16, 1);
+    let net = Network::random(16, 1, 1);
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
     let exported = net.export();
     assert_eq!(exported.len(), 8 + 2 * (768 * 16 + 3 * 16) + 4);
@@ -98,10 +98,65 @@ fn checkpoints_and_exports_round_trip() {
 }
 
 #[test]
+fn bucketed_networks_pick_their_bucket_and_survive_export() {
+    let mut rng = SplitMix64(11);
+    let mut net = Network::random(32, 8, 6);
+    for p in &mut net.params {
+        *p += 0.05 * rng.symmetric();
+    }
+    assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
+    let exported = net.export();
+    assert_eq!(&exported[..4], b"QNN2");
+    assert_eq!(
+        exported.len(),
+        12 + 2 * (768 * 32 + 32 + 8 * 2 * 32) + 4 * 8
+    );
+    let q = Quantised::parse(&exported).unwrap();
+    assert_eq!((q.hidden, q.buckets), (32, 8));
+    // Rounding every weight to its quantised step: a few centipawns.
+    for s in samples() {
+        let float_cp = net.output(&s) * 400.0;
+        let int_cp = q.evaluate(&s) as f32;
+        assert!(
+            (float_cp - int_cp).abs() <= 5.0 + 0.02 * float_cp.abs(),
+            "float {float_cp}, quantised {int_cp}"
+        );
+    }
+    // The gradient reaches only the sample's own bucket.
+    let s = samples()[2];
+    let b = crate::network::bucket(s.ours().len(), 8);
+    let l = net.layout();
+    let mut grad = vec![0.0; net.params.len()];
+    net.backward(&s, &mut grad);
+    for other in 0..8 {
+        let w = &grad[l.output_weights + other * 64..l.output_weights + (other + 1) * 64];
+        assert_eq!(w.iter().any(|&g| g != 0.0), other == b, "bucket {other}");
+        assert_eq!(grad[l.output_bias + other] != 0.0, other == b);
+    }
+}
+
+#[test]
+fn buckets_split_the_piece_count_evenly() {
+    use crate::network::bucket;
+    assert_eq!(bucket(32, 1), 0);
+    assert_eq!(bucket(2, 8), 0);
+    assert_eq!(bucket(5, 8), 0);
+    assert_eq!(bucket(6, 8), 1);
+    assert_eq!(bucket(32, 8), 7);
+    for pieces in 2..=32 {
+        assert_eq!(
+            bucket(pieces, 8),
+            quince::eval::nnue::bucket(pieces as u32, 8),
+            "{pieces} pieces"
+        );
+    }
+}
+
+#[test]
 fn training_reduces_the_loss() {
     let data = samples();
     let mut train_set: Vec<Sample> = data.iter().cycle().take(64).copied().collect();
-    let mut net = Network::random(16, 2);
+    let mut net = Network::random(16, 1, 2);
     let before = loss(&net, &data, 2);
     let settings = Settings {
         epochs: 30,

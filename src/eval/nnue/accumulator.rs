@@ -249,10 +249,10 @@ impl AccumulatorStack {
         self.len -= 1;
     }
 
-    /// The evaluation of the current position (`side_to_move` to play),
-    /// bringing the accumulators up to date first.
+    /// The evaluation of the current position (`side_to_move` to play,
+    /// `pieces` on the board), bringing the accumulators up to date first.
     #[inline]
-    pub fn evaluate(&mut self, side_to_move: Color) -> i32 {
+    pub fn evaluate(&mut self, side_to_move: Color, pieces: u32) -> i32 {
         let top = self.len - 1;
         if !self.entries[top].computed {
             let mut first = top;
@@ -267,7 +267,7 @@ impl AccumulatorStack {
                 entry.computed = true;
             }
         }
-        self.entries[top].accumulator.evaluate(side_to_move)
+        self.entries[top].accumulator.evaluate(side_to_move, pieces)
     }
 }
 
@@ -289,7 +289,7 @@ mod tests {
                 stack.push(&pos, reply);
                 let child = pos.play_unchecked(reply);
                 assert_eq!(
-                    stack.evaluate(child.side_to_move()),
+                    stack.evaluate(child.side_to_move(), child.occupied().len()),
                     super::super::evaluate(&child),
                     "{fen}: {mv:?} {reply:?}"
                 );
@@ -300,9 +300,10 @@ mod tests {
                 stack.pop();
             }
             stack.push_null();
-            assert_eq!(stack.evaluate(pos.side_to_move().flip()), {
+            let pieces = pos.occupied().len();
+            assert_eq!(stack.evaluate(pos.side_to_move().flip(), pieces), {
                 let acc = Accumulator::from_position(&pos);
-                acc.evaluate(pos.side_to_move().flip())
+                acc.evaluate(pos.side_to_move().flip(), pieces)
             });
             stack.pop();
             stack.pop();
@@ -358,7 +359,7 @@ mod tests {
             stack.push(&pos, mv);
             let child = pos.play_unchecked(mv);
             assert_eq!(
-                stack.evaluate(child.side_to_move()),
+                stack.evaluate(child.side_to_move(), child.occupied().len()),
                 super::super::evaluate(&child),
                 "{mv:?}"
             );

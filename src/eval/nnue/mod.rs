@@ -1,7 +1,7 @@
 //! NNUE: an efficiently updatable neural network evaluation, trained by
 //! `quince-train` on Quince's own self-play games (`quince datagen`).
 //!
-//! The network is `768 -> HIDDEN x 2 -> 1`:
+//! The network is `768 -> HIDDEN x 2 -> 1`, with `BUCKETS` output layers:
 //! * 768 inputs, one per (own/opponent colour, piece, square), seen from
 //!   each side: for Black the board is flipped vertically, so both sides
 //!   share one set of feature weights ([`feature`]).
@@ -11,7 +11,10 @@
 //!   subtracting those rows ([`accumulator`]) instead of summing all pieces
 //!   again: that is the "efficiently updatable" part.
 //! * The output is a weighted sum of SCReLU (`clamp(x, 0, 1)^2`) of both
-//!   accumulators, the side to move's first (`output.rs`).
+//!   accumulators, the side to move's first (`output.rs`), with the weights
+//!   of the position's output bucket: one set per band of material
+//!   ([`bucket`]), so the network can weigh the same accumulator
+//!   differently in a middlegame and in an endgame at no cost in updates.
 //!
 //! Integer arithmetic throughout, as trained in floats and quantised by the
 //! trainer: feature weights scaled by [`QA`], output weights by [`QB`].
@@ -39,19 +42,30 @@ const MAX_EVAL: i64 = 20_000;
 #[repr(C, align(64))]
 pub struct Vector<const N: usize>(pub [i16; N]);
 
-/// The quantised network's weights.
+/// The quantised network's weights: `N` hidden units per side, `B` output
+/// buckets.
 #[derive(Debug)]
-pub struct Network<const N: usize> {
+pub struct Network<const N: usize, const B: usize> {
     /// One row per input feature, added to the accumulator when the piece
     /// appears and subtracted when it leaves.
     pub feature_weights: [[i16; N]; 768],
     /// The accumulator's starting value for each side, before any piece
     /// row is added (scaled by [`QA`]).
     pub feature_biases: Vector<N>,
-    /// `[side to move, opponent]`.
-    pub output_weights: [Vector<N>; 2],
-    /// Added to the output sum, scaled by `QA * QB`.
-    pub output_bias: i32,
+    /// Per bucket, `[side to move, opponent]`.
+    pub output_weights: [[Vector<N>; 2]; B],
+    /// Per bucket, added to the output sum, scaled by `QA * QB`.
+    pub output_biases: [i32; B],
+}
+
+/// The output bucket of a position with `pieces` pieces on the board
+/// (kings included) among `buckets`: equal bands of the 2..=32 range
+/// (with 8 buckets, 2-5 pieces are bucket 0 and 30-32 bucket 7). The
+/// trainer restates it, and a test of the trainer holds the two equal.
+#[inline]
+pub const fn bucket(pieces: u32, buckets: usize) -> usize {
+    let b = (pieces.saturating_sub(2) as usize) * buckets / 32;
+    if b < buckets { b } else { buckets - 1 }
 }
 
 /// The generated `HIDDEN` and `NETWORK` (see `codegen::network`).
@@ -60,7 +74,7 @@ mod generated {
     use super::{Network, Vector};
     include!(concat!(env!("OUT_DIR"), "/network.rs"));
 }
-pub use generated::{HIDDEN, NETWORK};
+pub use generated::{BUCKETS, HIDDEN, NETWORK};
 
 /// The input feature of `piece` of `color` on `square`, seen by
 /// `perspective`: own pieces first, then the opponent's; Black sees the
@@ -107,13 +121,15 @@ impl Accumulator {
         acc
     }
 
-    /// The evaluation in centipawns for `side_to_move`.
+    /// The evaluation in centipawns for `side_to_move`, with `pieces`
+    /// pieces on the board (which picks the output bucket).
     #[inline]
-    pub fn evaluate(&self, side_to_move: Color) -> i32 {
+    pub fn evaluate(&self, side_to_move: Color, pieces: u32) -> i32 {
         let ours = &self.sides[side_to_move.index()];
         let theirs = &self.sides[side_to_move.flip().index()];
-        let sum = output::weighted_screlu(ours, theirs, &NETWORK.output_weights);
-        let out = sum / i64::from(QA) + i64::from(NETWORK.output_bias);
+        let b = bucket(pieces, BUCKETS);
+        let sum = output::weighted_screlu(ours, theirs, &NETWORK.output_weights[b]);
+        let out = sum / i64::from(QA) + i64::from(NETWORK.output_biases[b]);
         let centipawns = out * i64::from(SCALE) / i64::from(QA * QB);
         // Never a mate score, whatever the weights.
         centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
@@ -130,7 +146,7 @@ fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 /// The network's evaluation of `pos` from scratch, in centipawns for the
 /// side to move (what the search's incremental updates must reproduce).
 pub fn evaluate(pos: &Position) -> i32 {
-    Accumulator::from_position(pos).evaluate(pos.side_to_move())
+    Accumulator::from_position(pos).evaluate(pos.side_to_move(), pos.occupied().len())
 }
 
 #[cfg(test)]
@@ -149,6 +165,17 @@ mod tests {
         assert_eq!(feature(Color::Black, Color::Black, Piece::Pawn, e7), 12);
         let h8 = Square::parse("h8").unwrap();
         assert_eq!(feature(Color::White, Color::Black, Piece::King, h8), 767);
+    }
+
+    #[test]
+    fn buckets_split_the_piece_count_evenly() {
+        assert_eq!(bucket(32, 1), 0);
+        assert_eq!(bucket(2, 8), 0);
+        assert_eq!(bucket(5, 8), 0);
+        assert_eq!(bucket(6, 8), 1);
+        assert_eq!(bucket(31, 8), 7);
+        assert_eq!(bucket(32, 8), 7);
+        assert!((2..=32).all(|n| bucket(n, BUCKETS) < BUCKETS));
     }
 
     #[test]
