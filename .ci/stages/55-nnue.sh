@@ -19,7 +19,8 @@ test -s "$work/net/last.qnn" && test -s "$work/net/log.json"
 for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" \
            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1" \
-           "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"; do
+           "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10" \
+           "8/8/8/4k3/8/8/3QK3/8 b - - 0 1"; do
   engine=$(./target/release/quince eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
   trainer=$(./target/release/quince-train eval --net nets/quince.qnn --fen "$fen")
   echo "$fen: engine $engine, trainer $trainer"

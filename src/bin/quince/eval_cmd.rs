@@ -48,8 +48,10 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, UserError> {
         );
     } else {
         println!("{}", pos.fen());
-        println!("NNUE ({}x2 hidden) : {network:+} cp", nnue::HIDDEN);
-        println!("Hand-written       : {hand_written:+} cp");
+        let net = format!("NNUE ({}x2 hidden, {} buckets)", nnue::HIDDEN, nnue::BUCKETS);
+        let width = net.len();
+        println!("{net} : {network:+} cp");
+        println!("{:<width$} : {hand_written:+} cp", "Hand-written");
         println!("(centipawns for the side to move; the search uses the {search} evaluation)");
     }
     Ok(ExitCode::SUCCESS)
