@@ -48,7 +48,11 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, UserError> {
         );
     } else {
         println!("{}", pos.fen());
-        let net = format!("NNUE ({}x2 hidden, {} buckets)", nnue::HIDDEN, nnue::BUCKETS);
+        let net = format!(
+            "NNUE ({}x2 hidden, {} buckets)",
+            nnue::HIDDEN,
+            nnue::BUCKETS
+        );
         let width = net.len();
         println!("{net} : {network:+} cp");
         println!("{:<width$} : {hand_written:+} cp", "Hand-written");
