@@ -24,6 +24,25 @@ pub fn bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
 }
 
+/// The header of a trainer file: `one` (a single bucket) then `u32` H, or
+/// `two` then `u32` H and `u32` buckets. Returns (H, buckets, where the
+/// values start), or `None` for another file.
+pub fn read_header(bytes: &[u8], one: &[u8; 4], two: &[u8; 4]) -> Option<(usize, usize, usize)> {
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+    };
+    let magic = bytes.get(..4)?;
+    if magic == one {
+        Some((word(4)?, 1, 8))
+    } else if magic == two {
+        Some((word(4)?, word(8)?, 12))
+    } else {
+        None
+    }
+}
+
 /// Float weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -241,16 +260,8 @@ impl Network {
 
     /// Reads a float checkpoint written by [`Network::save_float`].
     pub fn load_float(bytes: &[u8]) -> Result<Network, String> {
-        let word = |at: usize| {
-            bytes
-                .get(at..at + 4)
-                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
-        };
-        let (hidden, buckets, start) = match (bytes.get(..4), word(4), word(8)) {
-            (Some(b"QNF1"), Some(h), _) => (h, 1, 8),
-            (Some(b"QNF2"), Some(h), Some(b)) => (h, b, 12),
-            _ => return Err("not a float checkpoint (it must start with QNF1 or QNF2)".into()),
-        };
+        let (hidden, buckets, start) = read_header(bytes, b"QNF1", b"QNF2")
+            .ok_or("not a float checkpoint (it must start with QNF1 or QNF2)")?;
         if hidden == 0 || buckets == 0 {
             return Err(format!("hidden size {hidden}, {buckets} buckets"));
         }

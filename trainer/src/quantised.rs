@@ -3,7 +3,7 @@
 //! (`quince::eval::nnue`) so the two can check each other.
 
 use crate::data::{INPUTS, Sample};
-use crate::network::bucket;
+use crate::network::{bucket, read_header};
 
 const QA: i32 = 255;
 const QB: i32 = 64;
@@ -22,16 +22,8 @@ pub struct Quantised {
 
 impl Quantised {
     pub fn parse(bytes: &[u8]) -> Result<Quantised, String> {
-        let word = |at: usize| {
-            bytes
-                .get(at..at + 4)
-                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
-        };
-        let (hidden, buckets, start) = match (bytes.get(..4), word(4), word(8)) {
-            (Some(b"QNN1"), Some(h), _) => (h, 1, 8),
-            (Some(b"QNN2"), Some(h), Some(b)) => (h, b, 12),
-            _ => return Err("not a .qnn network (it must start with QNN1 or QNN2)".into()),
-        };
+        let (hidden, buckets, start) = read_header(bytes, b"QNN1", b"QNN2")
+            .ok_or("not a .qnn network (it must start with QNN1 or QNN2)")?;
         let words = INPUTS * hidden + hidden + 2 * hidden * buckets;
         if hidden == 0 || buckets == 0 || bytes.len() != start + 2 * words + 4 * buckets {
             return Err(format!(

@@ -131,11 +131,8 @@ pub fn run(args: &[String]) -> Result<bool> {
         }
     };
     let record = measure(&o, &dir)?;
-    let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
     let out = o.out.clone().unwrap_or_else(crate::record::data_dir);
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let path = out.join(record.file_name());
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = record.write_to(&out)?;
     println!("record written to {}", path.display());
     if o.out.is_none() {
         for p in crate::render::render()? {

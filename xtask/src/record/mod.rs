@@ -176,8 +176,13 @@ impl LabRecord {
     }
 
     pub fn write(&self) -> Result<PathBuf> {
-        let dir = data_dir();
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        self.write_to(&data_dir())
+    }
+
+    /// Writes it into `dir` (a measurement made on another machine
+    /// writes beside its outputs, to be copied into `reports/data/`).
+    pub fn write_to(&self, dir: &Path) -> Result<PathBuf> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join(self.file_name());
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())? + "\n";
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
