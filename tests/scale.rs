@@ -274,6 +274,121 @@ fn cli_split_work_merge_round_trip() {
     std::fs::remove_file(&units_file).ok();
 }
 
+/// `work --resume FILE`: an interrupted run (here: half the units done and
+/// the last result line cut short) started again with the same command
+/// counts only what is missing, and the file then merges to the exact total.
+#[test]
+fn cli_work_resume_goes_on_from_finished_units() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let split = quince(
+        &[
+            "perft",
+            "split",
+            "--fen",
+            fen,
+            "--depth",
+            "4",
+            "--split-depth",
+            "2",
+        ],
+        None,
+    );
+    assert!(split.status.success(), "{}", text(&split.stderr));
+    let units = text(&split.stdout);
+    let lines: Vec<&str> = units.lines().collect();
+    let dir = std::env::temp_dir().join(format!("quince-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let units_file = dir.join("units.jsonl");
+    std::fs::write(&units_file, &units).unwrap();
+    let half_file = dir.join("half.jsonl");
+    std::fs::write(&half_file, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
+    let results_file = dir.join("results.jsonl");
+    let (units_path, half_path, results_path) = (
+        units_file.to_str().unwrap(),
+        half_file.to_str().unwrap(),
+        results_file.to_str().unwrap(),
+    );
+
+    // The first run stops after half the units; its last line is cut short.
+    let first = quince(
+        &["perft", "work", half_path, "--resume", results_path],
+        None,
+    );
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert!(
+        first.stdout.is_empty(),
+        "results go to the file, not stdout"
+    );
+    let written = std::fs::read_to_string(&results_file).unwrap();
+    assert_eq!(written.lines().count(), lines.len() / 2);
+    std::fs::write(&results_file, &written[..written.len() - 20]).unwrap();
+
+    let again = quince(
+        &["perft", "work", units_path, "--resume", results_path],
+        None,
+    );
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let note = text(&again.stderr);
+    assert!(note.contains("unfinished"), "{note}");
+    let skipped = lines.len() / 2 - 1;
+    assert!(
+        note.contains(&format!(
+            "{skipped} of these {} units already counted",
+            lines.len()
+        )),
+        "{note}"
+    );
+    let merged = quince(
+        &[
+            "perft",
+            "merge",
+            results_path,
+            "--units",
+            units_path,
+            "--json",
+        ],
+        None,
+    );
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(value["nodes"], 4_085_603);
+
+    // Nothing left: a third run counts nothing and leaves the file as is.
+    let before = std::fs::read_to_string(&results_file).unwrap();
+    let third = quince(
+        &["perft", "work", units_path, "--resume", results_path],
+        None,
+    );
+    assert!(third.status.success(), "{}", text(&third.stderr));
+    assert_eq!(std::fs::read_to_string(&results_file).unwrap(), before);
+
+    // The results of another split are refused, not mixed in.
+    let other = quince(
+        &[
+            "perft",
+            "split",
+            "--fen",
+            fen,
+            "--depth",
+            "3",
+            "--split-depth",
+            "1",
+        ],
+        None,
+    );
+    let out = quince(
+        &["perft", "work", "-", "--resume", results_path],
+        Some(&text(&other.stdout)),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("another split"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn cli_split_work_merge_with_statistics() {
     let fen = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";

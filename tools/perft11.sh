@@ -5,13 +5,15 @@
 #
 #   tools/perft11.sh [DIR]        # default DIR: reports/perft11
 #
-# The 5,362 distinct positions at ply 3 are cut into 100 chunks; GNU
-# parallel counts one chunk at a time with every core and a shared hash
-# table, and records each finished chunk in DIR/jobs.log. Run the same
-# line again after an interruption (a reboot, the end of a work session):
-# finished chunks are skipped, the unfinished one is counted again. When
-# all 100 are there, `quince perft merge` checks that every unit is
-# counted exactly once and prints the total.
+# `quince perft split` cuts the count into the 5,362 distinct positions at
+# ply 3 (DIR/units.jsonl); one `quince perft work --resume` process counts
+# them in order with every core and one shared hash table, which stays
+# warm from unit to unit, appending each result to DIR/results.jsonl as it
+# finishes. Run the same line again after an interruption (a reboot, the
+# end of a work session): the units already in results.jsonl are skipped,
+# so at most the unit under way is lost. When all are there, `quince perft
+# merge` checks that every unit is counted exactly once and prints the
+# total. Progress lines go to DIR/progress.log (not committed).
 #
 # Environment: HASH_MB (default 12288), THREADS (default 0 = every core),
 # QUINCE (a quince binary; by default one is built with the pext backend
@@ -32,13 +34,10 @@ if [[ -z $bin ]]; then
     bin=$root/target/perft11/release/quince
 fi
 bin=$(realpath "$bin")
-command -v parallel >/dev/null || { echo "GNU parallel is needed (Debian: apt-get install parallel)" >&2; exit 2; }
 
-mkdir -p "$dir/chunks"
+mkdir -p "$dir"
 cd "$dir"
 [[ -s units.jsonl ]] || "$bin" perft split --depth 11 --split-depth 3 > units.jsonl
-[[ -e chunks/u.00 ]] || split -n l/100 -d -a 2 units.jsonl chunks/u.
-nice -n "$niceness" parallel -j 1 --joblog jobs.log --resume \
-    "'$bin' perft work {} --threads $threads --hash $hash_mb --make copy --progress > {}.out 2> {}.log" \
-    ::: chunks/u.??
-"$bin" perft merge chunks/u.??.out --units units.jsonl
+nice -n "$niceness" "$bin" perft work units.jsonl --resume results.jsonl \
+    --threads "$threads" --hash "$hash_mb" --make copy --progress 2>> progress.log
+"$bin" perft merge results.jsonl --units units.jsonl

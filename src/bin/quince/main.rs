@@ -15,6 +15,7 @@ mod progress;
 mod split_cmd;
 mod suite_cmd;
 mod uci_cmd;
+mod work_resume;
 
 use std::process::ExitCode;
 
@@ -172,6 +173,11 @@ pub struct WorkArgs {
     /// Compute the statistics row of each unit too.
     #[arg(long)]
     pub stats: bool,
+    /// Append the results to FILE instead of printing them, skipping the
+    /// units FILE already holds: an interrupted run, started again with
+    /// the same command, goes on from its finished units.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<String>,
     #[command(flatten)]
     pub scale: ScaleArgs,
 }

@@ -16,6 +16,7 @@
 
 use crate::perft_cmd::{stats_json, threads_of};
 use crate::progress::Reporter;
+use crate::work_resume::ResumeFile;
 use crate::{MergeArgs, PerftAction, SplitArgs, UserError, WorkArgs};
 use quince::Position;
 use quince::movegen::legal_moves;
@@ -26,6 +27,7 @@ use quince::perft::threads::{Progress, Settings, Subtree, dispatch, scale};
 use quince::position::STARTPOS_FEN;
 use quince::sliders::ACTIVE;
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -197,6 +199,54 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
             .map_err(|e| UserError(format!("{at}: invalid FEN '{fen}': {e}")))?;
         parsed.push((pos, depth));
     }
+    let (units, parsed) = match &args.resume {
+        None => (units, parsed),
+        Some(path) => {
+            let splits: HashSet<String> = units
+                .iter()
+                .map(|(_, unit)| unit["split"].as_str().unwrap_or_default().to_owned())
+                .collect();
+            let resume = ResumeFile::open(path, &splits)?;
+            let before = units.len();
+            let (units, parsed): (Vec<_>, Vec<_>) = units
+                .into_iter()
+                .zip(parsed)
+                .filter(|((_, unit), _)| {
+                    let split = unit["split"].as_str().unwrap_or_default();
+                    !resume.has(split, unit["unit"].as_u64().unwrap_or(u64::MAX))
+                })
+                .unzip();
+            if units.len() < before {
+                eprintln!(
+                    "resuming: {} of these {before} units already counted in '{path}', {} to go",
+                    before - units.len(),
+                    units.len()
+                );
+            }
+            if units.is_empty() {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return work_units(args, threads, &units, &parsed, Box::new(resume.file));
+        }
+    };
+    work_units(
+        args,
+        threads,
+        &units,
+        &parsed,
+        Box::new(std::io::stdout().lock()),
+    )
+}
+
+/// Counts `units` (their positions and depths in `parsed`), writing one
+/// result line per unit to `out` as each finishes.
+fn work_units(
+    args: &WorkArgs,
+    threads: usize,
+    units: &[(String, Value)],
+    parsed: &[(Position, u32)],
+    mut out: Box<dyn Write + '_>,
+) -> Result<ExitCode, UserError> {
     let counts = if args.stats {
         None
     } else {
@@ -208,11 +258,10 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
         _ => None,
     };
     let reporter = Reporter::new(false, args.scale.progress, true);
-    let mut out = std::io::stdout().lock();
     let n = units.len();
     let run_start = Instant::now();
     let mut nodes_before = 0u64;
-    for (i, ((at, unit), (pos, depth))) in units.iter().zip(&parsed).enumerate() {
+    for (i, ((at, unit), (pos, depth))) in units.iter().zip(parsed).enumerate() {
         let start = Instant::now();
         let multiplicity = field_u64(unit, "multiplicity", at)?;
         // Progress over the whole file: units done (this one in part).
