@@ -12,6 +12,7 @@
 //! cargo run -p xtask -- report --check          # CI: pages match records, no typed figures
 //! cargo run -p xtask -- perft-track [--update]  # CI: instructions per perft node against the baseline
 //! cargo run -p xtask -- history [--commits N]   # the tracked workload at past commits (cached), charted
+//! cargo run -p xtask -- units --quince BIN      # the record of a finished work-unit run (perft(11))
 //! ```
 
 mod curve;
@@ -23,6 +24,7 @@ mod render;
 mod report;
 mod scale;
 mod track;
+mod units;
 mod util;
 
 use std::process::ExitCode;
@@ -35,7 +37,8 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- report --render     (every page and chart from reports/data/)
   cargo run -p xtask -- report --check      (CI: fail on any page that differs from its records)
   cargo run -p xtask -- perft-track [--update]
-  cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)";
+  cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)
+  cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB]   (the record of a finished work-unit run: tools/perft11.sh)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Some("curve") => curve::run(&args[1..]),
         Some("perft-track") => track::run(&args[1..]),
         Some("history") => history::run(&args[1..]),
+        Some("units") => units::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(true)

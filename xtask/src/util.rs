@@ -260,11 +260,12 @@ pub fn callgrind(program: &Path, args: &[String]) -> Result<u64> {
 /// (chessprogramming.org, "Perft Results"); position 4 at depth 7 was
 /// counted by Quince and by Gigantua, which agree. Every timed run checks
 /// its count again (each program prints or checks it).
-const DEEPER_COUNTS: [(&str, u32, u64); 10] = [
+const DEEPER_COUNTS: [(&str, u32, u64); 11] = [
     ("start", 7, 3_195_901_860),
     ("start", 8, 84_998_978_956),
     ("start", 9, 2_439_530_234_167),
     ("start", 10, 69_352_859_712_417),
+    ("start", 11, 2_097_651_003_696_806),
     ("kiwipete", 6, 8_031_647_685),
     ("kiwipete", 7, 374_190_009_323),
     ("pos3", 8, 3_009_794_393),

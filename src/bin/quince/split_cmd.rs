@@ -8,7 +8,8 @@
 //!   the run it belongs to: `root`, `root_depth`, `split_depth`.
 //! * A **result** line: the unit's fields plus `nodes` (the count of the
 //!   position), `total` (`nodes * multiplicity`), `seconds`, `slider`,
-//!   `legality`, `make`, `bulk` and, with `--stats`, `stats` (of the position).
+//!   `legality`, `make`, `bulk`, `threads`, `hash_mb` and, with `--stats`,
+//!   `stats` (of the position).
 //!
 //! Every result carries `of` and `split`, so `merge` can prove that each
 //! unit of one split is present exactly once without the unit file; given
@@ -312,6 +313,8 @@ fn work_units(
         result.insert("legality".into(), json!(args.legality));
         result.insert("make".into(), json!(args.make));
         result.insert("bulk".into(), json!(!args.no_bulk));
+        result.insert("threads".into(), json!(threads));
+        result.insert("hash_mb".into(), json!(args.scale.hash));
         if let Some(stats) = stats {
             result.insert("stats".into(), stats_json(&stats));
         }

@@ -135,7 +135,8 @@ fn v1_summary(records: &Records, page: &str) -> String {
     s
 }
 
-/// The record's single deep runs (perft(10)), one line each.
+/// The record's single deep runs (perft(10); perft(11) as work units),
+/// one line each.
 fn deep_runs(file: &str, r: &LabRecord, page: &str) -> Result<String> {
     if r.deep.is_empty() {
         return Err(format!("{file} has no deep run"));
@@ -147,6 +148,26 @@ fn deep_runs(file: &str, r: &LabRecord, page: &str) -> Result<String> {
         } else {
             format!("**wrong**: the published count is {}", d.expected)
         };
+        if r.kind == "units" {
+            // A work-unit run spans sessions: its time is the units' own.
+            writeln!(
+                s,
+                "- perft({}) of the {} position = {}, {verdict}, in {:.0} s ({:.1} hours) of counting: the seconds of its work units added up, on {} ({} threads, {} MB table); `{}`, record made at commit `{}`; record {}.",
+                d.depth,
+                d.position,
+                d.nodes,
+                d.seconds,
+                d.seconds / 3600.0,
+                family_name(&r.host),
+                d.threads,
+                d.hash_mb,
+                d.command,
+                r.commit.short,
+                record_link(page, file)
+            )
+            .unwrap();
+            continue;
+        }
         writeln!(
             s,
             "- perft({}) of the {} position = {}, {verdict}, in {:.0} s ({:.1} minutes) on {} ({} threads, {} MB table), one run of `{}`, commit `{}`; record {}.",
@@ -228,6 +249,7 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
             kind_record("curve").and_then(|(file, r)| super::curve::search_table(file, r))
         }
         "scale.deep" => kind_record("scale").and_then(|(file, r)| deep_runs(file, r, page)),
+        "units.deep" => kind_record("units").and_then(|(file, r)| deep_runs(file, r, page)),
         "rounds" | "commands" => (|| {
             let [kind, comp] = args else {
                 return Err(format!("{name} wants KIND COMPARISON"));
