@@ -102,7 +102,7 @@ pub struct SearchRun {
     pub nodes: Vec<u64>,
 }
 
-/// A lab record (`peers-*`, `sliders-*`, `scale-*` or `curve-*`).
+/// A lab record (`peers-*`, `sliders-*`, `scale-*`, `curve-*` or `units-*`).
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct LabRecord {
     /// `"peers"` or `"sliders"`.
@@ -246,7 +246,7 @@ pub fn load_from(dir: &Path) -> Result<Records> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if ["peers-", "sliders-", "scale-", "curve-"]
+        if ["peers-", "sliders-", "scale-", "curve-", "units-"]
             .iter()
             .any(|prefix| name.starts_with(prefix))
         {
