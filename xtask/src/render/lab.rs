@@ -148,38 +148,33 @@ fn deep_runs(file: &str, r: &LabRecord, page: &str) -> Result<String> {
         } else {
             format!("**wrong**: the published count is {}", d.expected)
         };
-        if r.kind == "units" {
-            // A work-unit run spans sessions: its time is the units' own.
-            writeln!(
-                s,
-                "- perft({}) of the {} position = {}, {verdict}, in {:.0} s ({:.1} hours) of counting: the seconds of its work units added up, on {} ({} threads, {} MB table); `{}`, record made at commit `{}`; record {}.",
-                d.depth,
-                d.position,
-                d.nodes,
-                d.seconds,
-                d.seconds / 3600.0,
-                family_name(&r.host),
-                d.threads,
-                d.hash_mb,
-                d.command,
-                r.commit.short,
-                record_link(page, file)
+        // A work-unit run spans sessions: its time is the units' own,
+        // added up; a deep run is one process, timed whole.
+        let (time, how) = if r.kind == "units" {
+            (
+                format!(
+                    "{:.0} s ({:.1} hours) of counting: the seconds of its work units added up,",
+                    d.seconds,
+                    d.seconds / 3600.0
+                ),
+                format!("`{}`, record made at commit", d.command),
             )
-            .unwrap();
-            continue;
-        }
+        } else {
+            (
+                format!("{:.0} s ({:.1} minutes)", d.seconds, d.seconds / 60.0),
+                format!("one run of `{}`, commit", d.command),
+            )
+        };
+        let setting = if r.kind == "units" { ';' } else { ',' };
         writeln!(
             s,
-            "- perft({}) of the {} position = {}, {verdict}, in {:.0} s ({:.1} minutes) on {} ({} threads, {} MB table), one run of `{}`, commit `{}`; record {}.",
+            "- perft({}) of the {} position = {}, {verdict}, in {time} on {} ({} threads, {} MB table){setting} {how} `{}`; record {}.",
             d.depth,
             d.position,
             d.nodes,
-            d.seconds,
-            d.seconds / 60.0,
             family_name(&r.host),
             d.threads,
             d.hash_mb,
-            d.command,
             r.commit.short,
             record_link(page, file)
         )
