@@ -167,6 +167,27 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The unit lines of `quince perft split --fen FEN --depth DEPTH
+/// --split-depth SPLIT_DEPTH`, which must succeed.
+fn split_units(fen: &str, depth: u32, split_depth: u32) -> String {
+    let (depth, split_depth) = (depth.to_string(), split_depth.to_string());
+    let out = quince(
+        &[
+            "perft",
+            "split",
+            "--fen",
+            fen,
+            "--depth",
+            &depth,
+            "--split-depth",
+            &split_depth,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
 #[test]
 fn cli_threads_and_hash_give_the_same_json_counts() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -205,21 +226,7 @@ fn cli_threads_and_hash_give_the_same_json_counts() {
 #[test]
 fn cli_split_work_merge_round_trip() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let split = quince(
-        &[
-            "perft",
-            "split",
-            "--fen",
-            fen,
-            "--depth",
-            "4",
-            "--split-depth",
-            "2",
-        ],
-        None,
-    );
-    assert!(split.status.success(), "{}", text(&split.stderr));
-    let units = text(&split.stdout);
+    let units = split_units(fen, 4, 2);
     let lines: Vec<&str> = units.lines().collect();
     // 2039 paths at ply 2, fewer positions (transpositions merged).
     let paths: u64 = lines
@@ -280,21 +287,7 @@ fn cli_split_work_merge_round_trip() {
 #[test]
 fn cli_work_resume_goes_on_from_finished_units() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let split = quince(
-        &[
-            "perft",
-            "split",
-            "--fen",
-            fen,
-            "--depth",
-            "4",
-            "--split-depth",
-            "2",
-        ],
-        None,
-    );
-    assert!(split.status.success(), "{}", text(&split.stderr));
-    let units = text(&split.stdout);
+    let units = split_units(fen, 4, 2);
     let lines: Vec<&str> = units.lines().collect();
     let dir = std::env::temp_dir().join(format!("quince-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -363,22 +356,10 @@ fn cli_work_resume_goes_on_from_finished_units() {
     assert_eq!(std::fs::read_to_string(&results_file).unwrap(), before);
 
     // The results of another split are refused, not mixed in.
-    let other = quince(
-        &[
-            "perft",
-            "split",
-            "--fen",
-            fen,
-            "--depth",
-            "3",
-            "--split-depth",
-            "1",
-        ],
-        None,
-    );
+    let other = split_units(fen, 3, 1);
     let out = quince(
         &["perft", "work", "-", "--resume", results_path],
-        Some(&text(&other.stdout)),
+        Some(&other),
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -392,23 +373,8 @@ fn cli_work_resume_goes_on_from_finished_units() {
 #[test]
 fn cli_split_work_merge_with_statistics() {
     let fen = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
-    let split = quince(
-        &[
-            "perft",
-            "split",
-            "--fen",
-            fen,
-            "--depth",
-            "3",
-            "--split-depth",
-            "1",
-        ],
-        None,
-    );
-    let results = quince(
-        &["perft", "work", "-", "--stats"],
-        Some(&text(&split.stdout)),
-    );
+    let units = split_units(fen, 3, 1);
+    let results = quince(&["perft", "work", "-", "--stats"], Some(&units));
     assert!(results.status.success(), "{}", text(&results.stderr));
     let merged = quince(
         &["perft", "merge", "-", "--json"],

@@ -200,8 +200,10 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
             .map_err(|e| UserError(format!("{at}: invalid FEN '{fen}': {e}")))?;
         parsed.push((pos, depth));
     }
-    let (units, parsed) = match &args.resume {
-        None => (units, parsed),
+    // With --resume, the units the file already holds are skipped and the
+    // results go to the file instead of stdout.
+    let (units, parsed, mut out): (Vec<_>, Vec<_>, Box<dyn Write>) = match &args.resume {
+        None => (units, parsed, Box::new(std::io::stdout().lock())),
         Some(path) => {
             let splits: HashSet<String> = units
                 .iter()
@@ -224,30 +226,13 @@ fn work(args: &WorkArgs) -> Result<ExitCode, UserError> {
                     units.len()
                 );
             }
-            if units.is_empty() {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return work_units(args, threads, &units, &parsed, Box::new(resume.file));
+            (units, parsed, Box::new(resume.file))
         }
     };
-    work_units(
-        args,
-        threads,
-        &units,
-        &parsed,
-        Box::new(std::io::stdout().lock()),
-    )
-}
-
-/// Counts `units` (their positions and depths in `parsed`), writing one
-/// result line per unit to `out` as each finishes.
-fn work_units(
-    args: &WorkArgs,
-    threads: usize,
-    units: &[(String, Value)],
-    parsed: &[(Position, u32)],
-    mut out: Box<dyn Write + '_>,
-) -> Result<ExitCode, UserError> {
+    if units.is_empty() {
+        // Every unit is in the --resume file already.
+        return Ok(ExitCode::SUCCESS);
+    }
     let counts = if args.stats {
         None
     } else {
@@ -262,7 +247,7 @@ fn work_units(
     let n = units.len();
     let run_start = Instant::now();
     let mut nodes_before = 0u64;
-    for (i, ((at, unit), (pos, depth))) in units.iter().zip(parsed).enumerate() {
+    for (i, ((at, unit), (pos, depth))) in units.iter().zip(&parsed).enumerate() {
         let start = Instant::now();
         let multiplicity = field_u64(unit, "multiplicity", at)?;
         // Progress over the whole file: units done (this one in part).

@@ -101,8 +101,13 @@ pub fn run(args: &[String]) -> Result<bool> {
         host: host(),
         toolchain: Toolchain {
             rustc: version_line("rustc", "-V"),
+            // tools/perft11.sh's own build; the backend is the one the
+            // results name.
             rustflags: "-C target-cpu=native".into(),
-            features: "pext".into(),
+            features: merged["slider"]
+                .as_str()
+                .ok_or("merge printed no 'slider'")?
+                .into(),
             gcc: None,
             valgrind: None,
         },
