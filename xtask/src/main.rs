@@ -38,7 +38,7 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- report --check      (CI: fail on any page that differs from its records)
   cargo run -p xtask -- perft-track [--update]
   cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)
-  cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB]   (the record of a finished work-unit run: tools/perft11.sh)";
+  cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB] [--elsewhere THREADS,MB=LSCPU]   (the record of a finished work-unit run: tools/perft11.sh)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

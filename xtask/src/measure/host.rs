@@ -84,6 +84,60 @@ pub fn microarchitecture(vendor: &str, family: u32, model: Option<u32>) -> Optio
     })
 }
 
+/// Another machine, from the output of `lscpu` saved there (for a run
+/// whose work units were counted on several machines: `xtask units
+/// --elsewhere`). Caches are per core: lscpu gives the total over its
+/// instances ("768 KiB (16 instances)").
+pub fn host_from_lscpu(path: &Path) -> Result<Host> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let field = |name: &str| {
+        text.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.trim() == name).then(|| value.trim().to_string())
+        })
+    };
+    let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
+    let per_core = |name: &str| -> Option<u64> {
+        let value = field(name)?;
+        let mut words = value.split_whitespace();
+        let amount: f64 = words.next()?.parse().ok()?;
+        let unit = match words.next()? {
+            "KiB" => 1u64 << 10,
+            "MiB" => 1 << 20,
+            "GiB" => 1 << 30,
+            _ => return None,
+        };
+        let instances: f64 = value
+            .split('(')
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1.0);
+        Some((amount * unit as f64 / instances) as u64)
+    };
+    let flags = field("Flags").unwrap_or_default();
+    let has = |flag: &str| flags.split_whitespace().any(|f| f == flag);
+    Ok(Host {
+        cpu_model_name: field("Model name").ok_or_else(|| {
+            format!(
+                "{}: no 'Model name' line (is it lscpu's output?)",
+                path.display()
+            )
+        })?,
+        cpu_vendor: field("Vendor ID"),
+        cpu_family: number("CPU family"),
+        cpu_model: number("Model"),
+        cpu_stepping: number("Stepping"),
+        l1d_bytes: per_core("L1d cache"),
+        l1i_bytes: per_core("L1i cache"),
+        l2_bytes: per_core("L2 cache"),
+        l3_bytes: per_core("L3 cache"),
+        logical_cores: number("CPU(s)").unwrap_or(0) as usize,
+        bmi2: has("bmi2"),
+        avx2: has("avx2"),
+    })
+}
+
 /// A short name for the CPU family, e.g. "AMD Zen 4 (family 25 model 17)".
 pub fn family_name(host: &Host) -> String {
     let vendor = host.cpu_vendor.as_deref().unwrap_or("");
@@ -247,6 +301,30 @@ mod tests {
         assert_eq!(
             family_name(&h("GenuineIntel", 6, 167)),
             "Intel Rocket Lake (family 6 model 167)"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lent machine's saved `lscpu` (reports/perft11): its CPU, and
+    /// caches per core from lscpu's totals over their instances.
+    #[test]
+    fn host_from_lscpu_reads_the_saved_file() {
+        let path = root().join("reports/perft11/xeon16-lscpu.txt");
+        let host = host_from_lscpu(&path).unwrap();
+        assert_eq!(host.cpu_vendor.as_deref(), Some("GenuineIntel"));
+        assert_eq!((host.cpu_family, host.cpu_model), (Some(6), Some(207)));
+        assert_eq!(host.logical_cores, 16);
+        assert_eq!(host.l1d_bytes, Some(48 << 10));
+        assert_eq!(host.l2_bytes, Some(2 << 20));
+        assert_eq!(host.l3_bytes, Some(300 << 20));
+        assert!(host.bmi2 && host.avx2);
+        assert_eq!(
+            family_name(&host),
+            "Intel Emerald Rapids (family 6 model 207)"
         );
     }
 }

@@ -85,6 +85,22 @@ pub struct DeepRun {
     pub hash_mb: u64,
     /// SHA-256 of the binary.
     pub sha256: String,
+    /// A work-unit run counted on several machines: each machine's share
+    /// (the record's own host first). Empty for a run on one machine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shares: Vec<DeepShare>,
+}
+
+/// One machine's share of a work-unit run: the units whose result lines
+/// name its threads and table size, their leaves and their own seconds.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct DeepShare {
+    pub host: Host,
+    pub threads: u64,
+    pub hash_mb: u64,
+    pub units: usize,
+    pub nodes: u64,
+    pub seconds: f64,
 }
 
 /// `quince bench` at one thread count, every round (a `curve` record):

@@ -166,15 +166,43 @@ fn deep_runs(file: &str, r: &LabRecord, page: &str) -> Result<String> {
             )
         };
         let setting = if r.kind == "units" { ';' } else { ',' };
+        // Where it was counted: one machine, or each machine's share.
+        let place = if d.shares.is_empty() {
+            format!(
+                "{time} on {} ({} threads, {} MB table){setting}",
+                family_name(&r.host),
+                d.threads,
+                d.hash_mb
+            )
+        } else {
+            let shares: Vec<String> = d
+                .shares
+                .iter()
+                .map(|share| {
+                    format!(
+                        "{} units ({:.1} % of the leaves) in {:.0} s on {}, {} cores ({} threads, {} MB table)",
+                        share.units,
+                        100.0 * share.nodes as f64 / d.nodes as f64,
+                        share.seconds,
+                        family_name(&share.host),
+                        share.host.logical_cores,
+                        share.threads,
+                        share.hash_mb
+                    )
+                })
+                .collect();
+            format!(
+                "{time} on {} machines: {};",
+                d.shares.len(),
+                shares.join(" and ")
+            )
+        };
         writeln!(
             s,
-            "- perft({}) of the {} position = {}, {verdict}, in {time} on {} ({} threads, {} MB table){setting} {how} `{}`; record {}.",
+            "- perft({}) of the {} position = {}, {verdict}, in {place} {how} `{}`; record {}.",
             d.depth,
             d.position,
             d.nodes,
-            family_name(&r.host),
-            d.threads,
-            d.hash_mb,
             r.commit.short,
             record_link(page, file)
         )

@@ -294,5 +294,6 @@ fn deep_run(quince: &std::path::Path, sha: &str) -> Result<DeepRun> {
         threads: v["threads"].as_u64().unwrap_or(0),
         hash_mb: v["hash_mb"].as_u64().unwrap_or(0),
         sha256: sha.to_string(),
+        shares: Vec::new(),
     })
 }

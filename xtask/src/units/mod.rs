@@ -9,25 +9,36 @@
 //! every unit is there exactly once and gives the total, which is checked
 //! against the published count. Until the last unit is in, the command
 //! says how far the run is and writes nothing.
+//!
+//! Units counted on other machines (a share of the units on each, as
+//! with GNU parallel or Slurm) are told apart by the threads and table
+//! size their result lines name: `--elsewhere THREADS,MB=LSCPU` says that
+//! the lines naming those settings came from the machine whose `lscpu`
+//! output is in the file LSCPU, and the record gives each machine's share.
+//! Every other line must name one setting: this machine's.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::measure::Workload;
-use crate::measure::host::{Checkout, host, now_utc, sha256, version_line};
-use crate::record::{DeepRun, LabRecord, Toolchain};
+use crate::measure::host::{Checkout, Host, host, host_from_lscpu, now_utc, sha256, version_line};
+use crate::record::{DeepRun, DeepShare, LabRecord, Toolchain};
 use crate::util::{Result, root};
 
 const USAGE: &str = "usage: cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB]
+                                   [--elsewhere THREADS,MB=LSCPU]...
   DIR       the run's directory, with units.jsonl and results.jsonl (default reports/perft11)
   --quince  the quince binary that counted the units (merged with it, and its SHA-256 recorded)
   --assume  the threads and table size of result lines that do not name them (written before
-            `perft work` added the two fields; the record says how many there were)";
+            `perft work` added the two fields; the record says how many there were)
+  --elsewhere  the result lines naming these threads and table size were counted on another
+            machine, whose `lscpu` output is in the file LSCPU (repeatable)";
 
 pub fn run(args: &[String]) -> Result<bool> {
     let mut dir = root().join("reports").join("perft11");
     let mut quince: Option<PathBuf> = None;
     let mut assume: Option<(u64, u64)> = None;
+    let mut elsewhere: Vec<((u64, u64), Host)> = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -40,6 +51,16 @@ pub fn run(args: &[String]) -> Result<bool> {
                 assume = Some(
                     parsed.ok_or_else(|| format!("--assume wants THREADS,MB, got '{value}'"))?,
                 );
+            }
+            "--elsewhere" => {
+                let value = it.next().ok_or("--elsewhere wants THREADS,MB=LSCPU")?;
+                let parsed = value.split_once('=').and_then(|(settings, file)| {
+                    let (t, m) = settings.split_once(',')?;
+                    Some(((t.parse().ok()?, m.parse().ok()?), PathBuf::from(file)))
+                });
+                let (settings, file) = parsed
+                    .ok_or_else(|| format!("--elsewhere wants THREADS,MB=LSCPU, got '{value}'"))?;
+                elsewhere.push((settings, host_from_lscpu(&file)?));
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -73,11 +94,20 @@ pub fn run(args: &[String]) -> Result<bool> {
         .ok_or("merge printed no 'work_seconds'")?;
     let root_fen = merged["fen"].as_str().unwrap_or_default();
     let (position, expected) = standard_count(root_fen, depth)?;
-    let (threads, hash_mb, assumed) = settings(&results, assume)?;
+    let (mut shares, assumed) = shares(&results, assume, &elsewhere)?;
+    let here = shares.remove(0);
+    let (threads, hash_mb) = (here.threads, here.hash_mb);
     let assumed_note = if assumed > 0 {
-        format!("; {assumed} of the result lines name no settings and are taken to be the same")
+        format!(
+            "; {assumed} of the result lines name no settings and are taken to be this machine's"
+        )
     } else {
         String::new()
+    };
+    let shares = if shares.is_empty() {
+        Vec::new()
+    } else {
+        std::iter::once(here).chain(shares).collect()
     };
     let deep = DeepRun {
         command: format!(
@@ -92,6 +122,7 @@ pub fn run(args: &[String]) -> Result<bool> {
         threads,
         hash_mb,
         sha256: sha256(&quince)?,
+        shares,
     };
     let record = LabRecord {
         kind: "units".into(),
@@ -167,23 +198,41 @@ fn standard_count(fen: &str, depth: u32) -> Result<(String, u64)> {
     Err(format!("the root '{fen}' is no standard position"))
 }
 
-/// The threads and table size the results name: one value each, or an
-/// error (a record states one setting; a run that changed them is not
-/// one measurement). Lines without them take `assume`; how many did is
-/// the third value.
-fn settings(results: &Path, assume: Option<(u64, u64)>) -> Result<(u64, u64, usize)> {
+/// Each machine's share of the results: this machine's first (the lines
+/// whose settings `elsewhere` does not name; they must all name one
+/// setting, or take `assume` when they name none), then one per entry of
+/// `elsewhere` that has lines. The second value is how many lines took
+/// `assume`.
+fn shares(
+    results: &Path,
+    assume: Option<(u64, u64)>,
+    elsewhere: &[((u64, u64), Host)],
+) -> Result<(Vec<DeepShare>, usize)> {
     let text =
         std::fs::read_to_string(results).map_err(|e| format!("{}: {e}", results.display()))?;
-    let mut seen: Option<(u64, u64)> = None;
+    let share = |host: Host, (threads, hash_mb): (u64, u64)| DeepShare {
+        host,
+        threads,
+        hash_mb,
+        units: 0,
+        nodes: 0,
+        seconds: 0.0,
+    };
+    let mut here: Option<DeepShare> = None;
+    let mut others: Vec<DeepShare> = elsewhere
+        .iter()
+        .map(|(settings, host)| share(host.clone(), *settings))
+        .collect();
     let mut assumed = 0;
     for (i, line) in text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| format!("{}:{}: {e}", results.display(), i + 1))?;
-        let (threads, hash) = match (v["threads"].as_u64(), v["hash_mb"].as_u64(), assume) {
+        let at = || format!("{}:{}", results.display(), i + 1);
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+        let settings = match (v["threads"].as_u64(), v["hash_mb"].as_u64(), assume) {
             (Some(threads), Some(hash), _) => (threads, hash),
             (None, None, Some(settings)) => {
                 assumed += 1;
@@ -191,26 +240,47 @@ fn settings(results: &Path, assume: Option<(u64, u64)>) -> Result<(u64, u64, usi
             }
             _ => {
                 return Err(format!(
-                    "{}:{}: the result names no threads or hash_mb (see --assume)",
-                    results.display(),
-                    i + 1
+                    "{}: the result names no threads or hash_mb (see --assume)",
+                    at()
                 ));
             }
         };
-        match seen {
-            None => seen = Some((threads, hash)),
-            Some(s) if s != (threads, hash) => {
-                return Err(format!(
-                    "{}:{}: {threads} threads and {hash} MB, where earlier units had {} and {}",
-                    results.display(),
-                    i + 1,
-                    s.0,
-                    s.1
-                ));
+        let target = match others
+            .iter_mut()
+            .find(|s| (s.threads, s.hash_mb) == settings)
+        {
+            Some(other) => other,
+            None => {
+                let here = here.get_or_insert_with(|| share(host(), settings));
+                if (here.threads, here.hash_mb) != settings {
+                    return Err(format!(
+                        "{}: {} threads and {} MB, where earlier units had {} and {} \
+                         (units from another machine: --elsewhere)",
+                        at(),
+                        settings.0,
+                        settings.1,
+                        here.threads,
+                        here.hash_mb
+                    ));
+                }
+                here
             }
-            Some(_) => {}
-        }
+        };
+        target.units += 1;
+        target.nodes += v["total"]
+            .as_u64()
+            .ok_or_else(|| format!("{}: no 'total'", at()))?;
+        target.seconds += v["seconds"]
+            .as_f64()
+            .ok_or_else(|| format!("{}: no 'seconds'", at()))?;
     }
-    let (threads, hash) = seen.ok_or_else(|| format!("{}: no results", results.display()))?;
-    Ok((threads, hash, assumed))
+    let here = here.ok_or_else(|| {
+        format!(
+            "{}: no results from this machine (every line matches --elsewhere)",
+            results.display()
+        )
+    })?;
+    let mut all = vec![here];
+    all.extend(others.into_iter().filter(|s| s.units > 0));
+    Ok((all, assumed))
 }
