@@ -303,11 +303,6 @@ mod tests {
             "Intel Rocket Lake (family 6 model 167)"
         );
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     /// The lent machine's saved `lscpu` (reports/perft11): its CPU, and
     /// caches per core from lscpu's totals over their instances.
