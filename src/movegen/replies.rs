@@ -57,7 +57,7 @@
 //! at 1.21x Gigantua, from 1.07x. Reusing the parent's count of the
 //! pawns' and sliders' moves ([`Replies::count_parent_moves`]) then gave
 //! back more than that 7 %: the record `peers-2026-11-27-1e29bf9522fb` has
-//! the start position at 2.05x Gigantua (from 1.80x), position 3 at 1.22x.
+//! the start position at 2.05x Gigantua (from 1.66x), position 3 at 1.22x.
 
 use crate::movegen::legal::{attacks_of, forward, pawn_captures, settled_replies, third_rank};
 use crate::movegen::promotion_rank;
