@@ -325,10 +325,10 @@ impl Replies {
     #[inline(always)]
     fn count_parent_moves(&mut self) {
         let pawns = self.pawns;
-        let one = pawns.rotate(self.push);
+        // Every square a push (a double push through its first square) or
+        // a capture of theirs could reach, whatever stands there.
+        let (one, west, east) = self.pawn_reach(pawns);
         let two = (one & self.second_push_from).rotate(self.push);
-        let west = (pawns & !Bitboard::FILE_A).rotate(self.west);
-        let east = (pawns & !Bitboard::FILE_H).rotate(self.east);
         self.pawn_squares = one | two | west | east;
         self.pawn_moves = self.pawn_moves_on(pawns, !self.occupied, self.ours);
         let mut reach = Bitboard::EMPTY;
@@ -347,14 +347,26 @@ impl Replies {
         self.slider_moves = moves;
     }
 
+    /// The squares one step ahead of the opponent's `pawns`, and those
+    /// they would capture on towards the a-file and the h-file, on an
+    /// empty board.
+    #[inline(always)]
+    fn pawn_reach(&self, pawns: Bitboard) -> (Bitboard, Bitboard, Bitboard) {
+        (
+            pawns.rotate(self.push),
+            (pawns & !Bitboard::FILE_A).rotate(self.west),
+            (pawns & !Bitboard::FILE_H).rotate(self.east),
+        )
+    }
+
     /// The moves of the opponent's `pawns` (promotions four each) with the
     /// squares `empty` empty and our pieces on `ours`.
     #[inline(always)]
     fn pawn_moves_on(&self, pawns: Bitboard, empty: Bitboard, ours: Bitboard) -> u32 {
-        let one = pawns.rotate(self.push) & empty;
+        let (one, west, east) = self.pawn_reach(pawns);
+        let one = one & empty;
         let two = (one & self.second_push_from).rotate(self.push) & empty;
-        let west = (pawns & !Bitboard::FILE_A).rotate(self.west) & ours;
-        let east = (pawns & !Bitboard::FILE_H).rotate(self.east) & ours;
+        let (west, east) = (west & ours, east & ours);
         let mut n = one.len() + two.len() + west.len() + east.len();
         if self.promoting {
             let back_rank = Bitboard::RANK_1 | Bitboard::RANK_8;
