@@ -94,8 +94,7 @@ pub fn run(args: &[String]) -> Result<bool> {
         .ok_or("merge printed no 'work_seconds'")?;
     let root_fen = merged["fen"].as_str().unwrap_or_default();
     let (position, expected) = standard_count(root_fen, depth)?;
-    let (mut shares, assumed) = shares(&results, assume, &elsewhere)?;
-    let here = shares.remove(0);
+    let (here, others, assumed) = shares(&results, assume, &elsewhere)?;
     let (threads, hash_mb) = (here.threads, here.hash_mb);
     let assumed_note = if assumed > 0 {
         format!(
@@ -104,10 +103,11 @@ pub fn run(args: &[String]) -> Result<bool> {
     } else {
         String::new()
     };
-    let shares = if shares.is_empty() {
+    // A run on this machine alone has no shares; otherwise this one first.
+    let shares = if others.is_empty() {
         Vec::new()
     } else {
-        std::iter::once(here).chain(shares).collect()
+        std::iter::once(here).chain(others).collect()
     };
     let deep = DeepRun {
         command: format!(
@@ -198,16 +198,15 @@ fn standard_count(fen: &str, depth: u32) -> Result<(String, u64)> {
     Err(format!("the root '{fen}' is no standard position"))
 }
 
-/// Each machine's share of the results: this machine's first (the lines
-/// whose settings `elsewhere` does not name; they must all name one
-/// setting, or take `assume` when they name none), then one per entry of
-/// `elsewhere` that has lines. The second value is how many lines took
-/// `assume`.
+/// Each machine's share of the results: this machine's (the lines whose
+/// settings `elsewhere` does not name; they must all name one setting, or
+/// take `assume` when they name none), then one per entry of `elsewhere`
+/// that has lines, then how many lines took `assume`.
 fn shares(
     results: &Path,
     assume: Option<(u64, u64)>,
     elsewhere: &[((u64, u64), Host)],
-) -> Result<(Vec<DeepShare>, usize)> {
+) -> Result<(DeepShare, Vec<DeepShare>, usize)> {
     let text =
         std::fs::read_to_string(results).map_err(|e| format!("{}: {e}", results.display()))?;
     let share = |host: Host, (threads, hash_mb): (u64, u64)| DeepShare {
@@ -280,7 +279,6 @@ fn shares(
             results.display()
         )
     })?;
-    let mut all = vec![here];
-    all.extend(others.into_iter().filter(|s| s.units > 0));
-    Ok((all, assumed))
+    others.retain(|s| s.units > 0);
+    Ok((here, others, assumed))
 }
