@@ -5,6 +5,7 @@
 //! counting (`--no-bulk`) makes and unmakes every leaf move, which measures
 //! make/unmake as well as generation.
 
+mod full_leaves;
 pub mod hash;
 pub mod split;
 pub mod stats;

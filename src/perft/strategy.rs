@@ -137,24 +137,9 @@ impl Strategy for Legal {
     fn perft_full<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
         match depth {
             0 => 1,
-            // Leaves with copy-make: list the moves, then make each in one
-            // loop over the list. Made straight from the generator's
-            // batches instead, the make's set-up (table addresses, the
-            // parent's state) was redone per batch, two moves on average in
-            // the opening. The list cost fewer instructions per node at the
-            // start position and Kiwipete, more on position 3, whose rooks
-            // and king make long batches: kept because it wins where full
-            // make was weakest against the peers, the start position
-            // (`reports/archive/speed-2026-11-23-morning.md`). Bulk counting
-            // is the other way round (`sum_over_batch`).
-            1 if M::COPIES => {
-                let mut moves = MoveList::new();
-                fill_list(pos, &mut moves);
-                for &mv in moves.iter() {
-                    make_leaf(pos, mv);
-                }
-                moves.len() as u64
-            }
+            // Leaves with copy-make: made by the generator's batch, from
+            // what a parent's children share (`full_leaves`).
+            1 if M::COPIES => super::full_leaves::make_leaves(pos),
             _ => {
                 // Filled in place rather than returned by `legal_moves`:
                 // with the generator's copy per colour, the returned list
@@ -336,14 +321,6 @@ fn count_promotions(pos: &Position, from: Square, to: Square) -> u64 {
 #[inline(always)]
 fn count_leaves(pos: &Position, mv: Move, piece: Piece) -> u64 {
     pos.with_counting_child(mv, piece, count_legal)
-}
-
-/// A full-make perft leaf: the child is made and dropped.
-#[inline(always)]
-fn make_leaf(pos: &Position, mv: Move) {
-    with_copy(pos, mv, |child| {
-        std::hint::black_box(child);
-    });
 }
 
 /// Whether the side that just moved left its king attacked in `child`.

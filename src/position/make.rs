@@ -280,7 +280,12 @@ impl Position {
     /// only if an enemy pawn could capture there (see the `en_passant`
     /// field).
     #[inline]
-    fn en_passant_after_double_push(&self, us: Color, from: Square, to: Square) -> Option<Square> {
+    pub(super) fn en_passant_after_double_push(
+        &self,
+        us: Color,
+        from: Square,
+        to: Square,
+    ) -> Option<Square> {
         let passed = Square::new(((from.index() + to.index()) / 2) as u8);
         let capturers = pawn_attacks(us, passed) & self.colored(us.flip(), Piece::Pawn);
         capturers.is_nonempty().then_some(passed)

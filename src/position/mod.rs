@@ -18,6 +18,7 @@
 //!      a b c d e f g h
 //! ```
 
+mod batch_make;
 mod castling;
 mod fen;
 mod make;
@@ -25,6 +26,7 @@ mod play;
 mod status;
 mod zobrist;
 
+pub(crate) use batch_make::BatchMaker;
 pub use castling::{CastleSide, Castling};
 pub use fen::{FenError, FenErrorKind};
 pub use make::Undo;
