@@ -54,9 +54,10 @@ pub fn instructions_ratio(r: &LabRecord, kind: &str, engine: &str) -> Option<f64
 }
 
 pub fn readme_results(records: &Records, page: &str) -> Result<String> {
-    let (file, r) = latest(records, "peers")?;
-    let process = comparison(r, "process")?;
-    // The crates may come from an older record (`report --no-crates`).
+    // The C/C++ peers and the crates may come from different records
+    // (`report --no-crates`, or a report run without the C/C++ binaries):
+    // each from the newest record that measured it.
+    let (file, r, process, _) = latest_comparison(records, "peers", "process", page)?;
     let (crates_file, crates_record, crates, _) =
         latest_comparison(records, "peers", "crates", page)?;
     let crates_link = format!("[record]({})", record_path(page, crates_file));
@@ -65,13 +66,19 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     if crates_file != file {
         writeln!(
             s,
-            "The crate rows are from the older record [`{crates_file}`]({}) (commit `{}`): the newest one measured the C/C++ peers only.",
+            "The crate rows are from the record [`{crates_file}`]({}) (commit `{}`, {}), the newest to measure the crates; the rows above them from the newest to measure the C/C++ peers.",
             record_path(page, crates_file),
-            crates_record.commit.short
+            crates_record.commit.short,
+            crates_record.date_utc.get(..10).unwrap_or("")
         )
         .unwrap();
     }
-    writeln!(s, "Each ratio: how many times faster Quince is, geometric mean over the six standard positions, {}.", coverage_note(&process.timings)).unwrap();
+    let crates_note = if crates.timings.rounds == process.timings.rounds {
+        String::new()
+    } else {
+        format!(" (the crate rows: {})", coverage_note(&crates.timings))
+    };
+    writeln!(s, "Each ratio: how many times faster Quince is, geometric mean over the six standard positions, {}{crates_note}.", coverage_note(&process.timings)).unwrap();
     writeln!(s).unwrap();
     let link = format!("[record]({})", record_path(page, file));
     writeln!(s, "| measure | Quince against it | from |").unwrap();
