@@ -24,10 +24,12 @@ use crate::types::{Bitboard, Color, Move, Piece, Square};
 /// the batch.
 pub(crate) struct BatchMaker<'a> {
     parent: &'a Position,
-    /// The parent with the children's side to move and clocks (before a
-    /// capture or pawn move resets the halfmove clock) and no e.p. square:
-    /// where each child starts.
-    template: Position,
+    /// The children's side to move.
+    side: Color,
+    /// The children's clocks before a capture or pawn move resets the
+    /// halfmove clock.
+    halfmove: u32,
+    fullmove: u32,
     /// The parent's key with the side to move changed and its e.p. square
     /// gone: what every child's key starts from.
     key: u64,
@@ -42,32 +44,34 @@ impl<'a> BatchMaker<'a> {
         if let Some(ep) = parent.en_passant {
             key ^= en_passant_key(ep);
         }
-        let mut template = parent.clone();
-        template.side = us.flip();
-        template.en_passant = None;
-        template.halfmove = parent.halfmove + 1;
-        template.fullmove = parent.fullmove + us.index() as u32; // after Black's move
         BatchMaker {
             parent,
-            template,
+            side: us.flip(),
+            halfmove: parent.halfmove + 1,
+            fullmove: parent.fullmove + us.index() as u32, // after Black's move
             key,
         }
     }
 
-    /// Where each child starts: a copy of the template.
+    /// A copy of the parent with the children's side and clocks and no
+    /// e.p. square: where each child starts.
     ///
-    /// Only this per-parent template, not one per batch with the piece
-    /// already lifted off its square: a batch's template is written with
-    /// narrow stores just before its children's copies read it with wide
-    /// loads, which cannot take their bytes from the store buffer and wait
-    /// for the stores to reach the cache. That variant cut the instructions
-    /// per leaf as far as this one but lost time on positions 4 and 6; the
-    /// parent's template is written before the generator's set-up, long
-    /// enough before the first copy (full-make perft,
-    /// `reports/archive/speed-2026-11-27-full-make.md`).
+    /// Why a copy of the parent, not of a prepared template position (the
+    /// parent's state changed once, the piece of a batch lifted once): the
+    /// template is written with narrow stores just before the copy's wide
+    /// loads read it, and such loads cannot take their bytes from the store
+    /// buffer; they wait for the stores to reach the cache. Copying from a
+    /// template cut the instructions per leaf as far as this does but
+    /// gained little time, and lost time on positions 4 and 6 (full-make
+    /// perft, `reports/archive/speed-2026-11-27-full-make.md`).
     #[inline(always)]
     fn child(&self) -> Position {
-        self.template.clone()
+        let mut child = self.parent.clone();
+        child.side = self.side;
+        child.en_passant = None;
+        child.halfmove = self.halfmove;
+        child.fullmove = self.fullmove;
+        child
     }
 
     /// Calls `f` with the child after each move of the `piece` on `from`
