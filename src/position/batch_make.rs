@@ -63,7 +63,11 @@ impl<'a> BatchMaker<'a> {
     /// buffer; they wait for the stores to reach the cache. Copying from a
     /// template cut the instructions per leaf as far as this does but
     /// gained little time, and lost time on positions 4 and 6 (full-make
-    /// perft, `reports/archive/speed-2026-11-27-full-make.md`).
+    /// perft, `reports/archive/speed-2026-11-27-full-make.md`). A template
+    /// per parent, written before the generator's set-up, does not stall,
+    /// but its plain 160-byte copy compiles to a `memcpy` call in a build
+    /// without AVX (sixteen-byte moves: too many to inline); the parent's
+    /// copy with fields stored after it stays inline in every build.
     #[inline(always)]
     fn child(&self) -> Position {
         let mut child = self.parent.clone();
