@@ -24,12 +24,10 @@ use crate::types::{Bitboard, Color, Move, Piece, Square};
 /// the batch.
 pub(crate) struct BatchMaker<'a> {
     parent: &'a Position,
-    /// The children's side to move.
-    side: Color,
-    /// The children's clocks before a capture or pawn move resets the
-    /// halfmove clock.
-    halfmove: u32,
-    fullmove: u32,
+    /// The parent with the children's side to move and clocks (before a
+    /// capture or pawn move resets the halfmove clock) and no e.p. square:
+    /// where each child starts.
+    template: Position,
     /// The parent's key with the side to move changed and its e.p. square
     /// gone: what every child's key starts from.
     key: u64,
@@ -44,38 +42,48 @@ impl<'a> BatchMaker<'a> {
         if let Some(ep) = parent.en_passant {
             key ^= en_passant_key(ep);
         }
+        let mut template = parent.clone();
+        template.side = us.flip();
+        template.en_passant = None;
+        template.halfmove = parent.halfmove + 1;
+        template.fullmove = parent.fullmove + us.index() as u32; // after Black's move
         BatchMaker {
             parent,
-            side: us.flip(),
-            halfmove: parent.halfmove + 1,
-            fullmove: parent.fullmove + us.index() as u32, // after Black's move
+            template,
             key,
         }
     }
 
-    /// A copy of the parent with the children's side and clocks and no
-    /// e.p. square: where each child starts.
+    /// Where each child starts: the template's state.
     ///
-    /// Why a copy of the parent, not of a prepared template position (the
-    /// parent's state changed once, the piece of a batch lifted once): the
-    /// template is written with narrow stores just before the copy's wide
-    /// loads read it, and such loads cannot take their bytes from the store
-    /// buffer; they wait for the stores to reach the cache. Copying from a
-    /// template cut the instructions per leaf as far as this does but
-    /// gained little time, and lost time on positions 4 and 6 (full-make
-    /// perft, `reports/archive/speed-2026-11-27-full-make.md`). A template
-    /// per parent, written before the generator's set-up, does not stall,
-    /// but its plain 160-byte copy compiles to a `memcpy` call in a build
-    /// without AVX (sixteen-byte moves: too many to inline); the parent's
-    /// copy with fields stored after it stays inline in every build.
+    /// With AVX, a plain copy of the template: five 32-byte moves. Without
+    /// it the same copy takes ten 16-byte moves, over the optimiser's limit
+    /// for inlining, and became a `memcpy` call per child (full-make perft
+    /// +20 % instructions per node in the default build); there the
+    /// parent's copy with the template's four fields stored after it,
+    /// which the optimiser splits and keeps inline. The AVX build's copy
+    /// of the template saves about 4 instructions per leaf over that
+    /// (callgrind, `reports/archive/speed-2026-11-27-full-make.md`).
+    ///
+    /// Only a template per parent, written before the generator's set-up,
+    /// not one per batch with the piece already lifted off its square: a
+    /// batch's template is written with narrow stores just before its
+    /// children's copies read it with wide loads, which cannot take their
+    /// bytes from the store buffer and wait for the stores to reach the
+    /// cache. That variant ran about as few instructions but lost time on
+    /// positions 4 and 6.
     #[inline(always)]
     fn child(&self) -> Position {
-        let mut child = self.parent.clone();
-        child.side = self.side;
-        child.en_passant = None;
-        child.halfmove = self.halfmove;
-        child.fullmove = self.fullmove;
-        child
+        if cfg!(target_feature = "avx") {
+            self.template.clone()
+        } else {
+            let mut child = self.parent.clone();
+            child.side = self.template.side;
+            child.en_passant = None;
+            child.halfmove = self.template.halfmove;
+            child.fullmove = self.template.fullmove;
+            child
+        }
     }
 
     /// Calls `f` with the child after each move of the `piece` on `from`
