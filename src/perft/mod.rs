@@ -5,7 +5,7 @@
 //! counting (`--no-bulk`) makes and unmakes every leaf move, which measures
 //! make/unmake as well as generation.
 
-mod full_leaves;
+mod batch_children;
 pub mod hash;
 pub mod split;
 pub mod stats;

@@ -121,6 +121,18 @@ impl Strategy for Legal {
                 generate_into(pos, &mut counter);
                 counter.nodes
             }
+            // Above the leaf parents, with copy-make: the children made by
+            // the generator's batch too, as full-make perft's leaves
+            // (`batch_children`): instructions per node 1-2 % fewer on the
+            // six standard positions, position 3 at depth 8 about 1.6 %
+            // less time (callgrind; alternating runs, AMD EPYC Zen 4).
+            _ if M::COPIES => {
+                let mut nodes = 0;
+                super::batch_children::for_each_child(pos, |child| {
+                    nodes += Self::perft::<M>(child, depth - 1)
+                });
+                nodes
+            }
             _ => {
                 // Filled in place, as in `perft_full`: see there.
                 let mut moves = MoveList::new();
@@ -138,8 +150,8 @@ impl Strategy for Legal {
         match depth {
             0 => 1,
             // Leaves with copy-make: made by the generator's batch, from
-            // what a parent's children share (`full_leaves`).
-            1 if M::COPIES => super::full_leaves::make_leaves(pos),
+            // what a parent's children share (`batch_children`).
+            1 if M::COPIES => super::batch_children::make_leaves(pos),
             _ => {
                 // Filled in place rather than returned by `legal_moves`:
                 // with the generator's copy per colour, the returned list

@@ -11,7 +11,7 @@
 //! far fewer instructions per child.
 //!
 //! Full-make perft makes every leaf, so its leaf parents make children by
-//! the batch (`perft::full_leaves`). The result is exactly what
+//! the batch (`perft::batch_children`). The result is exactly what
 //! [`Position::with_move`] gives: a debug build checks every child against
 //! it, and a test compares them over the perft suites' positions.
 

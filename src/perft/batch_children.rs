@@ -1,10 +1,12 @@
-//! Full-make perft's leaves, made by the generator's batch.
+//! A position's children made by the generator's batch, for perft.
 //!
 //! A full-make perft makes every leaf move and counts it. Nearly all of its
 //! time goes into those makes, so the leaf parents hand each generator
 //! batch to [`BatchMaker`], which makes all of a batch's children from what
 //! they share (the side, clocks and key changes of every child, the piece
 //! lifted off its square for a batch) instead of one whole make per move.
+//! Bulk perft's nodes above the leaf parents make their children the same
+//! way.
 //! Castling, e.p. captures and pinned pawns, rare, take the one-move make.
 
 use crate::movegen::PieceMoves;
@@ -26,7 +28,7 @@ pub(crate) fn make_leaves(pos: &Position) -> u64 {
 /// Calls `visit` with every child of `pos` (one per legal move, made by
 /// the batch); returns how many there are.
 #[inline(always)]
-fn for_each_child<F: FnMut(&mut Position)>(pos: &Position, visit: F) -> u64 {
+pub(crate) fn for_each_child<F: FnMut(&mut Position)>(pos: &Position, visit: F) -> u64 {
     let mut maker = LeafMaker {
         maker: BatchMaker::new(pos),
         pos,
