@@ -162,6 +162,15 @@ pub(crate) struct Replies {
 impl Replies {
     /// The shared replies of the opponent of the side to move in `pos`,
     /// whose pieces `their_pins` are pinned.
+    ///
+    /// Inlined into the leaf counter: out of line, its forty-odd fields
+    /// were stored into the returned value, many reloaded from spills
+    /// first, and read back from memory by every move's shortcut. Inlined,
+    /// bulk perft ran 4-10 % fewer instructions per node on the six
+    /// standard positions (callgrind, PEXT; position 3 12.44 -> 11.40) and
+    /// took 4-11 % less time (position 3 at depth 8 2.40 -> 2.16 s,
+    /// alternating runs, AMD EPYC Zen 4).
+    #[inline(always)]
     pub(crate) fn new(pos: &Position, their_pins: Bitboard) -> Replies {
         let us = pos.side_to_move();
         let them = us.flip();
