@@ -6,8 +6,7 @@
 //! they share (the side, clocks and key changes of every child, the piece
 //! lifted off its square for a batch) instead of one whole make per move.
 //! Bulk perft's nodes above the leaf parents make their children the same
-//! way.
-//! Castling, e.p. captures and pinned pawns, rare, take the one-move make.
+//! way. Castling, e.p. captures and pinned pawns, rare, take the one-move make.
 
 use crate::movegen::PieceMoves;
 use crate::movegen::legal::{Sink, generate_into};
@@ -29,7 +28,7 @@ pub(crate) fn make_leaves(pos: &Position) -> u64 {
 /// the batch); returns how many there are.
 #[inline(always)]
 pub(crate) fn for_each_child<F: FnMut(&mut Position)>(pos: &Position, visit: F) -> u64 {
-    let mut maker = LeafMaker {
+    let mut maker = ChildMaker {
         maker: BatchMaker::new(pos),
         pos,
         visit,
@@ -41,14 +40,14 @@ pub(crate) fn for_each_child<F: FnMut(&mut Position)>(pos: &Position, visit: F) 
 
 /// A generator [`Sink`] that makes each move's child and hands it to
 /// `visit`.
-struct LeafMaker<'a, F> {
+struct ChildMaker<'a, F> {
     maker: BatchMaker<'a>,
     pos: &'a Position,
     visit: F,
     nodes: u64,
 }
 
-impl<F: FnMut(&mut Position)> Sink for LeafMaker<'_, F> {
+impl<F: FnMut(&mut Position)> Sink for ChildMaker<'_, F> {
     const PAWN_SETS: bool = true;
 
     #[inline(always)]

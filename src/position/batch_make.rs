@@ -11,7 +11,8 @@
 //! far fewer instructions per child.
 //!
 //! Full-make perft makes every leaf, so its leaf parents make children by
-//! the batch (`perft::batch_children`). The result is exactly what
+//! the batch, and so do bulk perft's nodes above the leaf parents
+//! (`perft::batch_children`). The result is exactly what
 //! [`Position::with_move`] gives: a debug build checks every child against
 //! it, and a test compares them over the perft suites' positions.
 
@@ -25,12 +26,9 @@ use crate::types::{Bitboard, Color, Move, Piece, Square};
 pub(crate) struct BatchMaker<'a> {
     parent: &'a Position,
     /// The parent with the children's side to move and clocks (before a
-    /// capture or pawn move resets the halfmove clock) and no e.p. square:
-    /// where each child starts.
+    /// capture or pawn move resets the halfmove clock), no e.p. square and
+    /// the key for those: where each child, and each child's key, starts.
     template: Position,
-    /// The parent's key with the side to move changed and its e.p. square
-    /// gone: what every child's key starts from.
-    key: u64,
 }
 
 impl<'a> BatchMaker<'a> {
@@ -45,13 +43,10 @@ impl<'a> BatchMaker<'a> {
         let mut template = parent.clone();
         template.side = us.flip();
         template.en_passant = None;
+        template.key = key;
         template.halfmove = parent.halfmove + 1;
         template.fullmove = parent.fullmove + us.index() as u32; // after Black's move
-        BatchMaker {
-            parent,
-            template,
-            key,
-        }
+        BatchMaker { parent, template }
     }
 
     /// Where each child starts: the template's state.
@@ -110,7 +105,7 @@ impl<'a> BatchMaker<'a> {
         if piece == Piece::King {
             castling.clear(us);
         }
-        let mut key = self.key ^ piece_key(us, piece, from);
+        let mut key = self.template.key ^ piece_key(us, piece, from);
         let lost = parent.castling.squares() ^ castling.squares();
         if lost.is_nonempty() {
             key ^= castling_key(lost);
@@ -163,8 +158,9 @@ impl<'a> BatchMaker<'a> {
             child.board[from.index()] = None;
             child.board[to.index()] = Some(Piece::Pawn);
             child.halfmove = 0;
-            let mut key =
-                self.key ^ piece_key(us, Piece::Pawn, from) ^ piece_key(us, Piece::Pawn, to);
+            let mut key = self.template.key
+                ^ piece_key(us, Piece::Pawn, from)
+                ^ piece_key(us, Piece::Pawn, to);
             if double {
                 let ep = parent.en_passant_after_double_push(us, from, to);
                 if let Some(square) = ep {
@@ -204,7 +200,7 @@ impl<'a> BatchMaker<'a> {
             let from = Square::new((to.index() as u8).wrapping_sub(offset));
             let from_bit = Bitboard::from_square(from);
             let to_bit = Bitboard::from_square(to);
-            let key = self.key ^ piece_key(us, Piece::Pawn, from);
+            let key = self.template.key ^ piece_key(us, Piece::Pawn, from);
             let captured = parent.board[to.index()];
             for piece in PROMOTIONS {
                 let mut child = self.child();
