@@ -13,9 +13,11 @@
 //! cargo run -p xtask -- perft-track [--update]  # CI: instructions per perft node against the baseline
 //! cargo run -p xtask -- history [--commits N]   # the tracked workload at past commits (cached), charted
 //! cargo run -p xtask -- units --quince BIN      # the record of a finished work-unit run (perft(11))
+//! cargo run -p xtask -- dataset data/s8.qdg ...  # the record of a self-play data set
 //! ```
 
 mod curve;
+mod dataset;
 mod history;
 mod lab;
 mod measure;
@@ -38,7 +40,8 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- report --check      (CI: fail on any page that differs from its records)
   cargo run -p xtask -- perft-track [--update]
   cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)
-  cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB] [--elsewhere THREADS,MB=LSCPU]   (the record of a finished work-unit run: tools/perft11.sh)";
+  cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB] [--elsewhere THREADS,MB=LSCPU]   (the record of a finished work-unit run: tools/perft11.sh)
+  cargo run -p xtask -- dataset data/SET.qdg --commit REV --evaluation TEXT --command TEXT   (the record of a self-play data set)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Some("perft-track") => track::run(&args[1..]),
         Some("history") => history::run(&args[1..]),
         Some("units") => units::run(&args[1..]),
+        Some("dataset") => dataset::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(true)

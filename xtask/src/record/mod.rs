@@ -3,8 +3,10 @@
 //! from `lab`) holds one or more paired comparisons with every round, the
 //! deterministic instruction counts, and everything needed to repeat the
 //! run (commit, binaries' SHA-256, command lines, toolchain, host). Match
-//! records (`match-*.json`) are in [`matches`].
+//! records (`match-*.json`) are in [`matches`], data-set records
+//! (`dataset-*.json`) in [`datasets`].
 
+pub mod datasets;
 pub mod matches;
 pub mod v1;
 
@@ -213,6 +215,8 @@ pub struct Records {
     pub matches: Vec<matches::MatchRecord>,
     /// Format-1 records (`reports/data/v1/`), for the history table only.
     pub v1: Vec<(String, v1::Record)>,
+    /// Data-set records with their file names, in set order.
+    pub datasets: Vec<(String, datasets::DatasetRecord)>,
 }
 
 impl Records {
@@ -281,5 +285,6 @@ pub fn load_from(dir: &Path) -> Result<Records> {
         lab,
         matches: matches::load(dir)?,
         v1: v1::load(&dir.join("v1"))?,
+        datasets: datasets::load(dir)?,
     })
 }

@@ -9,6 +9,7 @@
 pub mod blocks;
 mod charts;
 mod curve;
+mod datasets;
 mod format;
 mod lab;
 pub mod matches;
@@ -43,6 +44,9 @@ fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<Str
         return out;
     }
     if let Some(out) = matches::block(name, args, &records.matches) {
+        return out;
+    }
+    if let Some(out) = datasets::block(name, args, &records.datasets, page) {
         return out;
     }
     Err(format!("no block named '{name}'"))
@@ -141,5 +145,6 @@ pub fn check() -> Result<Vec<String>> {
             ));
         }
     }
+    problems.extend(datasets::stale(&records.datasets, &root()));
     Ok(problems)
 }
