@@ -13,7 +13,7 @@ use std::process::Command;
 
 use crate::measure::host::{host, now_utc, sha256};
 use crate::record::data_dir;
-use crate::record::datasets::{DatasetRecord, Results};
+use crate::record::datasets::{DatasetRecord, Results, listed_sha256};
 use crate::util::{Result, cargo, default_target_dir, git, output, root, status};
 
 const USAGE: &str = "usage: cargo run -p xtask -- dataset data/SET.qdg --commit REV --evaluation TEXT --command TEXT
@@ -93,11 +93,7 @@ fn measure(file: &str, commit: &str, evaluation: &str, command: &str) -> Result<
     let checksum = sha256(&unpacked)?;
     let sums = std::fs::read_to_string(root().join("data/SHA256SUMS"))
         .map_err(|e| format!("data/SHA256SUMS: {e}"))?;
-    let listed = sums.lines().find_map(|line| {
-        let (sum, path) = line.split_once("  ")?;
-        (path == relative).then_some(sum)
-    });
-    match listed {
+    match listed_sha256(&sums, relative) {
         Some(sum) if sum == checksum => {}
         Some(sum) => {
             return Err(format!(

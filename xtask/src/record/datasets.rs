@@ -6,12 +6,9 @@
 //! played it). `cargo run -p xtask -- dataset` writes one; the data-set
 //! table and the data volume in `reports/nnue.md` are rendered from them.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use crate::measure::host::Host;
-use crate::util::Result;
 
 /// Game results as the trainer's `stats` counts them.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,31 +62,13 @@ pub struct DatasetRecord {
     pub host: Host,
 }
 
-/// Every `dataset-*.json` under `dir`, with its file name, in set order
-/// (s1, s2, ..., s10: by the number in the name, then by name).
-pub fn load(dir: &Path) -> Result<Vec<(String, DatasetRecord)>> {
-    let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !(name.starts_with("dataset-") && name.ends_with(".json")) {
-            continue;
-        }
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let r: DatasetRecord =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if r.kind != "dataset" {
-            return Err(format!("{name}: kind '{}', not 'dataset'", r.kind));
-        }
-        out.push((name, r));
-    }
-    out.sort_by_key(|(_, r)| set_order(&r.name));
-    Ok(out)
+/// The checksum `data/SHA256SUMS` (its text `sums`) lists for `path`
+/// (`data/s8.qdg`), if any: `sha256sum`'s lines, sum, two spaces, path.
+pub fn listed_sha256<'a>(sums: &'a str, path: &str) -> Option<&'a str> {
+    sums.lines().find_map(|line| {
+        let (sum, listed) = line.split_once("  ")?;
+        (listed == path).then_some(sum)
+    })
 }
 
 /// Sort key of a set's name: its number (`s10` after `s9`), then the name.
@@ -107,5 +86,13 @@ mod tests {
         let mut names = vec!["s10", "s2", "s1", "extra"];
         names.sort_by_key(|n| set_order(n));
         assert_eq!(names, ["s1", "s2", "s10", "extra"]);
+    }
+
+    #[test]
+    fn checksums_are_found_by_their_exact_path() {
+        let sums = "aa  data/s1.qdg\nbb  data/s10.qdg\n";
+        assert_eq!(listed_sha256(sums, "data/s1.qdg"), Some("aa"));
+        assert_eq!(listed_sha256(sums, "data/s10.qdg"), Some("bb"));
+        assert_eq!(listed_sha256(sums, "data/s2.qdg"), None);
     }
 }

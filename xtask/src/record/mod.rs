@@ -254,6 +254,7 @@ pub fn load() -> Result<Records> {
 
 pub fn load_from(dir: &Path) -> Result<Records> {
     let mut lab = Vec::new();
+    let mut sets = Vec::new();
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .flatten()
@@ -278,13 +279,20 @@ pub fn load_from(dir: &Path) -> Result<Records> {
                 ));
             }
             lab.push((name, r));
+        } else if name.starts_with("dataset-") {
+            let r: datasets::DatasetRecord = read(&path)?;
+            if r.kind != "dataset" {
+                return Err(format!("{name}: kind '{}', not 'dataset'", r.kind));
+            }
+            sets.push((name, r));
         }
     }
     lab.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+    sets.sort_by_key(|(_, r)| datasets::set_order(&r.name));
     Ok(Records {
         lab,
         matches: matches::load(dir)?,
         v1: v1::load(&dir.join("v1"))?,
-        datasets: datasets::load(dir)?,
+        datasets: sets,
     })
 }

@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::format::{human_bytes, record_link};
-use crate::record::datasets::DatasetRecord;
+use crate::record::datasets::{DatasetRecord, listed_sha256};
 use crate::util::Result;
 
 /// The block `name` with `args`, or `None` when the name is not a
@@ -78,7 +78,7 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
             record_link(page, file),
         );
     }
-    let sum = |f: fn(&DatasetRecord) -> u64| sets.iter().map(|(_, r)| f(r)).sum::<u64>();
+    let sum = |f| total(sets, f);
     let _ = writeln!(
         out,
         "| **all {}** | | | | {} | {} | {} | | {} | |",
@@ -91,8 +91,13 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
     Ok(out)
 }
 
+/// `field` of every set, added up.
+fn total(sets: &[(String, DatasetRecord)], field: fn(&DatasetRecord) -> u64) -> u64 {
+    sets.iter().map(|(_, r)| field(r)).sum()
+}
+
 fn value(sets: &[(String, DatasetRecord)], field: &str) -> Result<String> {
-    let sum = |f: fn(&DatasetRecord) -> u64| sets.iter().map(|(_, r)| f(r)).sum::<u64>();
+    let sum = |f| total(sets, f);
     let newest = || {
         sets.iter()
             .map(|(_, r)| r)
@@ -133,10 +138,7 @@ pub fn stale(sets: &[(String, DatasetRecord)], root: &std::path::Path) -> Vec<St
             Err(e) => problems.push(format!("reports/data/{file}: {}: {e}", r.file)),
         }
         let unpacked = r.file.trim_end_matches(".xz");
-        let listed = sums
-            .lines()
-            .any(|l| l == format!("{}  {unpacked}", r.sha256));
-        if !listed {
+        if listed_sha256(&sums, unpacked) != Some(r.sha256.as_str()) {
             problems.push(format!(
                 "reports/data/{file}: data/SHA256SUMS has no line '{}  {unpacked}'",
                 r.sha256
