@@ -25,8 +25,10 @@ Two engines, python-chess in the middle:
   `--sprt ELO0,ELO1` a GSPRT (alpha = beta = 0.05) that stops the match as
   soon as it decides.
 * `--max-seconds S` time-boxes a run: no pair starts after S seconds, the
-  ones under way are finished (a signal from outside would end them as
-  engine errors).
+  ones under way are finished. `kill PID` (SIGTERM or SIGINT to the
+  runner alone, also for a run started in the background) does the same
+  at once; a signal to the whole process group would also reach the
+  engines and end the games under way as engine errors.
 * `--state FILE` makes a run resumable: every finished pair is appended as
   a JSON line; started again with the same file, the run skips those pairs
   and carries on (the other arguments must be the same).
@@ -63,6 +65,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -630,6 +633,12 @@ def main():
     parser.add_argument("--b-commit", help="for the header: the commit engine B was built from")
     parser.add_argument("--dry-run", action="store_true", help="print the header record and exit without playing")
     args = parser.parse_args()
+    # A shell starts a background job (`cmd &`) with SIGINT ignored, and
+    # Python then installs no KeyboardInterrupt for it; restore it, and take
+    # SIGTERM the same way, so `kill PID` on a background run finishes the
+    # pairs under way and writes the header instead of abandoning them.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     sprt_test = None
     if args.sprt:
         try:
@@ -686,6 +695,7 @@ def main():
     next_pair = iter(todo)
     deadline = time.monotonic() + args.max_seconds if args.max_seconds else None
     stop = threading.Event()
+    finished_workers, workers_done = [], threading.Event()
     names = {}
     output_lock = threading.Lock()
 
@@ -736,6 +746,10 @@ def main():
         finally:
             for player in players.values():
                 player.close()
+            with output_lock:
+                finished_workers.append(1)
+                if len(finished_workers) == args.concurrency:
+                    workers_done.set()
 
     def report(record):
         results = " ".join(g["result"] for g in record["games"])
@@ -756,17 +770,19 @@ def main():
         if llr >= sprt_test[3] or llr <= sprt_test[2]:
             stop.set()
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(args.concurrency)]
+    # The main thread waits on an Event, not in Thread.join: a signal that
+    # lands inside join() leaves CPython (3.11) taking the thread for
+    # finished, and the pairs under way were then silently abandoned.
     try:
         for thread in threads:
             thread.start()
-        for thread in threads:
-            while thread.is_alive():
-                thread.join(0.5)
+        while not workers_done.wait(0.5):
+            pass
     except KeyboardInterrupt:
         stop.set()
         print("interrupted: finishing the games under way (Ctrl-C again to abandon them)", file=sys.stderr)
-        for thread in threads:
-            thread.join()
+        while not workers_done.wait(0.5):
+            pass
     if header_file:
         this_run = header["segments"][segment]
         this_run["pairs"] = pair_ranges(expand(this_run.get("pairs")) | run_pairs)

@@ -28,6 +28,27 @@ assert s["games"] == 2 and s["pairs"] == 1, s
 assert not s["illegal_moves"] and not s["crashes"] and not s["hangs"], s
 print("match runner: ok")
 PY
+# Stopping a background run: `kill PID` once the first pair is logged must
+# let the pair under way finish, log it, and name both pairs in the header.
+tools/match.py --a target/release/quince --b target/release/quince \
+  --openings tools/openings.epd --tc 1+0.01 --games 8 --concurrency 1 \
+  --state "$state/stopped.jsonl" --pgn "$state/stopped.pgn" > "$state/stopped.txt" 2>&1 &
+runner=$!
+for _ in $(seq 600); do
+  [[ -s "$state/stopped.jsonl" ]] && break
+  sleep 0.1
+done
+kill -TERM "$runner"
+wait "$runner"
+python3 - "$state/stopped.jsonl" "$state/stopped.match.json" "$state/stopped.txt" <<'PY'
+import json, sys
+pairs = [json.loads(line)["pair"] for line in open(sys.argv[1])]
+header = json.load(open(sys.argv[2]))
+assert pairs == [0, 1], (pairs, open(sys.argv[3]).read())
+assert header["segments"][0]["pairs"] == [[0, 1]], header["segments"]
+assert "interrupted: finishing the games under way" in open(sys.argv[3]).read()
+print("match runner stopped by a signal: ok")
+PY
 # The tuning build (`--features tune`): its search constants are UCI
 # options that change the search, the ordinary build offers none, and
 # tools/spsa.py plays two iterations, then resumes its log without
