@@ -23,7 +23,10 @@ Two engines, python-chess in the middle:
 * Statistics (tools/sprt.py): W/D/L, the pentanomial count of pairs, the
   Elo difference with its 95 % margin from the pairs, and with
   `--sprt ELO0,ELO1` a GSPRT (alpha = beta = 0.05) that stops the match as
-  soon as it decides.
+  soon as it decides: no pair is dealt once the LLR crosses a bound, and
+  the run ends when the LLR of all finished pairs, the ones in play at
+  the crossing included, is still beyond it; otherwise dealing goes on
+  (tools/dealer.py).
 * `--max-seconds S` time-boxes a run: no pair starts after S seconds, the
   ones under way are finished. `kill PID` (SIGTERM or SIGINT to the
   runner alone, also for a run started in the background) does the same
@@ -77,6 +80,7 @@ import chess.pgn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sprt  # noqa: E402
+from dealer import PairDealer  # noqa: E402
 
 # Balanced main lines (UCI moves), for engines that cannot set up a position.
 BOOK = [
@@ -692,12 +696,21 @@ def main():
         write_json(header_file, header)
         print(f"header record: {repo_path(header_file)} (host segment {segment})", flush=True)
     run_pairs = set()
-    next_pair = iter(todo)
     deadline = time.monotonic() + args.max_seconds if args.max_seconds else None
     stop = threading.Event()
     finished_workers, workers_done = [], threading.Event()
     names = {}
     output_lock = threading.Lock()
+
+    def sprt_decided():
+        if not sprt_test:
+            return False
+        llr = sprt.sprt_llr(tally.ptnml, *sprt_test[:2])
+        return llr >= sprt_test[3] or llr <= sprt_test[2]
+
+    # An SPRT ends only when the LLR of every finished pair, the ones in
+    # play when it first crossed a bound included, is beyond it (dealer.py).
+    dealer = PairDealer(todo, output_lock, decided=sprt_decided, halt=stop, deadline=deadline)
 
     def worker():
         players = {}
@@ -710,39 +723,12 @@ def main():
                 names["A"], names["B"] = names["A"] + " (A)", names["B"] + " (B)"
             for role in "AB":
                 players[role].name = names[role]
-            while not stop.is_set():
-                if deadline is not None and time.monotonic() > deadline:
-                    return
-                with output_lock:
-                    index = next(next_pair, None)
-                if index is None:
-                    return
-                opening_name, start = openings[index % len(openings)]
-                log = PairLog(tally)
-                record = {"pair": index, "opening": opening_name, "games": []}
-                for a_white in (True, False):
-                    white, black = (players["A"], players["B"]) if a_white else (players["B"], players["A"])
-                    result, termination, game = play_game(white, black, start, tc, args.adjudicate, log, index)
-                    game.headers["Opening"] = opening_name
-                    record["games"].append({"a_white": a_white, "result": result, "termination": termination})
-                    record.setdefault("pgn", []).append(str(game))
-                record["events"] = log.events
-                record["finished"] = round(time.time(), 1)
-                if segment is not None:
-                    record["segment"] = segment
-                if log.nps_n:
-                    record["nps"] = log.mean_nps()
-                with output_lock:
-                    run_pairs.add(index)
-                    with tally.lock:
-                        tally.add_pair(record)
-                    with open(args.pgn, "a") as pgn:
-                        for text in record.pop("pgn"):
-                            print(text, file=pgn, end="\n\n")
-                    if args.state:
-                        with open(args.state, "a") as state:
-                            print(json.dumps(record), file=state)
-                    report(record)
+            while (index := dealer.take()) is not None:
+                try:
+                    play_pair(players, index)
+                finally:
+                    with output_lock:
+                        dealer.finished()
         finally:
             for player in players.values():
                 player.close()
@@ -750,6 +736,34 @@ def main():
                 finished_workers.append(1)
                 if len(finished_workers) == args.concurrency:
                     workers_done.set()
+
+    def play_pair(players, index):
+        opening_name, start = openings[index % len(openings)]
+        log = PairLog(tally)
+        record = {"pair": index, "opening": opening_name, "games": []}
+        for a_white in (True, False):
+            white, black = (players["A"], players["B"]) if a_white else (players["B"], players["A"])
+            result, termination, game = play_game(white, black, start, tc, args.adjudicate, log, index)
+            game.headers["Opening"] = opening_name
+            record["games"].append({"a_white": a_white, "result": result, "termination": termination})
+            record.setdefault("pgn", []).append(str(game))
+        record["events"] = log.events
+        record["finished"] = round(time.time(), 1)
+        if segment is not None:
+            record["segment"] = segment
+        if log.nps_n:
+            record["nps"] = log.mean_nps()
+        with output_lock:
+            run_pairs.add(index)
+            with tally.lock:
+                tally.add_pair(record)
+            with open(args.pgn, "a") as pgn:
+                for text in record.pop("pgn"):
+                    print(text, file=pgn, end="\n\n")
+            if args.state:
+                with open(args.state, "a") as state:
+                    print(json.dumps(record), file=state)
+            report(record)
 
     def report(record):
         results = " ".join(g["result"] for g in record["games"])
@@ -759,16 +773,10 @@ def main():
             elo0, elo1, lower, upper = sprt_test
             llr = sprt.sprt_llr(tally.ptnml, elo0, elo1)
             line += f"  LLR {llr:+.2f} ({lower:.2f}, {upper:.2f})"
-            if llr >= upper or llr <= lower:
-                stop.set()
         print(line, flush=True)
 
     if not args.state or not os.path.exists(args.state):
         open(args.pgn, "w").close()
-    if sprt_test and tally.done:
-        llr = sprt.sprt_llr(tally.ptnml, *sprt_test[:2])
-        if llr >= sprt_test[3] or llr <= sprt_test[2]:
-            stop.set()
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(args.concurrency)]
     # The main thread waits on an Event, not in Thread.join: a signal that
     # lands inside join() leaves CPython (3.11) taking the thread for

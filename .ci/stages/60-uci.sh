@@ -17,6 +17,8 @@ target/release/quince bench
 # state file) whose summary line must show two games, no illegal move and
 # no crash or hang.
 python3 tools/sprt.py
+# The SPRT stop: a crossing undone by the pairs in play does not end the run.
+python3 tests/python/test_dealer.py
 state=$(mktemp -d)
 tools/match.py --a target/release/quince --b target/release/quince \
   --openings tools/openings.epd --tc 2+0.05 --games 2 --concurrency 2 --adjudicate \
