@@ -25,8 +25,9 @@ class PairDealer:
 
     * `todo`: the pair indices still to play, in order.
     * `lock`: the lock that guards the match's tally; a pair's result is
-      added under it and `finished()` is called under it too, so the
-      dealer and the tally never disagree about what is counted.
+      added under it, and `finished()` is called under it after that (in
+      a later hold of the lock, so for a moment a counted pair may still
+      be in `in_flight`: a waiting worker then waits for the notify).
     * `decided`: a function, called under `lock`, that says whether the
       pairs counted so far decide the match (for an SPRT: the LLR is at or
       beyond a bound); `None` when nothing but `todo` ends the run.

@@ -578,6 +578,11 @@ def write_json(path, data):
     os.replace(temporary, path)
 
 
+def sprt_verdict(llr, lower, upper):
+    """"H1", "H0" or "inconclusive" for an LLR and the test's bounds."""
+    return "H1" if llr >= upper else "H0" if llr <= lower else "inconclusive"
+
+
 def summary(tally, args, names, sprt_test):
     """The match's figures as one dict (the `summary:` line)."""
     games = sum(tally.wdl)
@@ -607,7 +612,7 @@ def summary(tally, args, names, sprt_test):
         elo0, elo1, lower, upper = sprt_test
         llr = sprt.sprt_llr(tally.ptnml, elo0, elo1)
         out["sprt"] = {"elo0": elo0, "elo1": elo1, "llr": round(llr, 3), "lower": round(lower, 3), "upper": round(upper, 3)}
-        out["verdict"] = "H1" if llr >= upper else "H0" if llr <= lower else "inconclusive"
+        out["verdict"] = sprt_verdict(llr, lower, upper)
     return out
 
 
@@ -705,8 +710,8 @@ def main():
     def sprt_decided():
         if not sprt_test:
             return False
-        llr = sprt.sprt_llr(tally.ptnml, *sprt_test[:2])
-        return llr >= sprt_test[3] or llr <= sprt_test[2]
+        elo0, elo1, lower, upper = sprt_test
+        return sprt_verdict(sprt.sprt_llr(tally.ptnml, elo0, elo1), lower, upper) != "inconclusive"
 
     # An SPRT ends only when the LLR of every finished pair, the ones in
     # play when it first crossed a bound included, is beyond it (dealer.py).

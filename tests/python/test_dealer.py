@@ -73,6 +73,22 @@ class PairDealerTest(unittest.TestCase):
             t.start()
         return taken, threads
 
+    def start_with_a_crossing(self):
+        """Two workers on ten pairs, bound 2: pair 0 has crossed it and
+        is counted, pair 1 is still in play."""
+        match = Match(range(10), bound=2)
+        release = {i: Slot() for i in range(10)}
+        taken, threads = self.run_workers(match, 2, release)
+        wait_until(lambda: len(taken) == 2)
+        release[0].put(2)
+        wait_until(lambda: len(match.counted) == 1)
+        return match, release, taken, threads
+
+    def assert_all_stop(self, threads):
+        for t in threads:
+            t.join(5)
+            self.assertFalse(t.is_alive())
+
     def test_deals_every_pair_without_a_decision(self):
         match = Match(range(6), bound=100)
         release = {i: Slot() for i in range(6)}
@@ -87,12 +103,7 @@ class PairDealerTest(unittest.TestCase):
     def test_in_flight_pair_that_undoes_the_crossing_lets_dealing_go_on(self):
         # Pairs 0 and 1 are in play; pair 0 crosses the bound (score 2),
         # pair 1 brings it back inside (score 1): the run must go on.
-        match = Match(range(10), bound=2)
-        release = {i: Slot() for i in range(10)}
-        taken, threads = self.run_workers(match, 2, release)
-        wait_until(lambda: len(taken) == 2)
-        release[0].put(2)
-        wait_until(lambda: len(match.counted) == 1)
+        match, release, taken, threads = self.start_with_a_crossing()
         time.sleep(0.1)  # a worker that dealt now would have taken pair 2
         self.assertEqual(sorted(taken), [0, 1], "a pair was dealt while the test looked decided")
         release[1].put(-1)
@@ -101,24 +112,15 @@ class PairDealerTest(unittest.TestCase):
         # Now decide for good: both pairs in play push the score to 3.
         for i in range(2, 10):
             release[i].put(1)
-        for t in threads:
-            t.join(5)
-            self.assertFalse(t.is_alive())
+        self.assert_all_stop(threads)
         self.assertGreaterEqual(match.score, 2)
         self.assertEqual(sorted(match.counted), sorted(taken))
         self.assertLess(len(match.counted), 10, "the decided run dealt every pair")
 
     def test_crossing_confirmed_by_the_pairs_in_play_ends_the_run(self):
-        match = Match(range(10), bound=2)
-        release = {i: Slot() for i in range(10)}
-        taken, threads = self.run_workers(match, 2, release)
-        wait_until(lambda: len(taken) == 2)
-        release[0].put(2)
-        wait_until(lambda: len(match.counted) == 1)
+        match, release, taken, threads = self.start_with_a_crossing()
         release[1].put(1)
-        for t in threads:
-            t.join(5)
-            self.assertFalse(t.is_alive())
+        self.assert_all_stop(threads)
         self.assertEqual(sorted(match.counted), [0, 1])
         self.assertEqual(match.score, 3)
 
@@ -127,23 +129,15 @@ class PairDealerTest(unittest.TestCase):
         match.score = 5
         release = {i: Slot() for i in range(10)}
         taken, threads = self.run_workers(match, 2, release)
-        for t in threads:
-            t.join(5)
-            self.assertFalse(t.is_alive())
+        self.assert_all_stop(threads)
         self.assertEqual(taken, [])
 
     def test_halt_ends_a_waiting_worker(self):
-        match = Match(range(10), bound=2)
-        release = {i: Slot() for i in range(10)}
-        taken, threads = self.run_workers(match, 2, release)
-        wait_until(lambda: len(taken) == 2)
-        release[0].put(2)  # decided, pair 1 still in play: a worker waits
-        wait_until(lambda: len(match.counted) == 1)
+        # Decided, pair 1 still in play: a worker waits.
+        match, release, taken, threads = self.start_with_a_crossing()
         match.dealer.halt.set()
         release[1].put(-1)  # back inside, but halted: nothing more is dealt
-        for t in threads:
-            t.join(5)
-            self.assertFalse(t.is_alive())
+        self.assert_all_stop(threads)
         self.assertEqual(sorted(taken), [0, 1])
 
     def test_deadline_stops_dealing(self):
