@@ -13,7 +13,7 @@ use std::process::Command;
 
 use crate::measure::host::{host, now_utc, sha256};
 use crate::record::data_dir;
-use crate::record::datasets::{DatasetRecord, Results, listed_sha256};
+use crate::record::datasets::{DatasetRecord, Generation, Results, listed_sha256};
 use crate::util::{Result, cargo, default_target_dir, git, output, root, status};
 
 const USAGE: &str = "usage: cargo run -p xtask -- dataset data/SET.qdg --commit REV --evaluation TEXT --command TEXT
@@ -23,11 +23,16 @@ trainer keeps, results, sizes and checksum of data/SET.qdg (unpacked) and
 data/SET.qdg.xz (committed), with how the set was made:
   --commit REV        the commit whose engine played the games
   --evaluation TEXT   the evaluation it played with (\"NNUE v6\")
-  --command TEXT      the datagen command (\"quince datagen --out data/s8.qdg --seed 8 --games 20000\")";
+  --command TEXT      the datagen command (\"quince datagen --out data/s8.qdg --seed 8 --games 20000\")
+and, where one datagen run played the whole set, its closing line's time
+(the page renders scored plies per core-hour from them; give both or neither):
+  --seconds S         the run's wall-clock seconds
+  --threads N         the games it played at once";
 
 pub fn run(args: &[String]) -> Result<bool> {
     let mut file: Option<String> = None;
     let (mut commit, mut evaluation, mut command) = (None, None, None);
+    let (mut seconds, mut threads) = (None, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| {
@@ -39,6 +44,8 @@ pub fn run(args: &[String]) -> Result<bool> {
             "--commit" => commit = Some(value("--commit")?),
             "--evaluation" => evaluation = Some(value("--evaluation")?),
             "--command" => command = Some(value("--command")?),
+            "--seconds" => seconds = Some(number::<f64>("--seconds", &value("--seconds")?)?),
+            "--threads" => threads = Some(number::<u64>("--threads", &value("--threads")?)?),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(true);
@@ -52,12 +59,24 @@ pub fn run(args: &[String]) -> Result<bool> {
     }
     let missing = |what: &str| format!("{what} is required\n{USAGE}");
     let file = file.ok_or_else(|| missing("the data file"))?;
-    let record = measure(
+    let generation = match (seconds, threads) {
+        (Some(seconds), Some(threads)) if seconds > 0.0 && threads > 0 => {
+            Some(Generation { seconds, threads })
+        }
+        (None, None) => None,
+        _ => {
+            return Err(format!(
+                "--seconds and --threads go together, both above zero\n{USAGE}"
+            ));
+        }
+    };
+    let mut record = measure(
         &file,
         &commit.ok_or_else(|| missing("--commit"))?,
         &evaluation.ok_or_else(|| missing("--evaluation"))?,
         &command.ok_or_else(|| missing("--command"))?,
     )?;
+    record.generation = generation;
     let path = data_dir().join(format!("dataset-{}.json", record.name));
     let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -69,6 +88,12 @@ pub fn run(args: &[String]) -> Result<bool> {
         record.scored_plies
     );
     Ok(true)
+}
+
+/// `text`, the value of option `name`, as a number.
+fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T> {
+    text.parse()
+        .map_err(|_| format!("{name} wants a number, got '{text}'\n{USAGE}"))
 }
 
 fn measure(file: &str, commit: &str, evaluation: &str, command: &str) -> Result<DatasetRecord> {
@@ -131,6 +156,7 @@ fn measure(file: &str, commit: &str, evaluation: &str, command: &str) -> Result<
         recorded_at: git(&["rev-parse", "HEAD"]),
         repository_bytes: repository_bytes()?,
         host: host(),
+        generation: None,
     })
 }
 
@@ -215,6 +241,33 @@ fn repository_bytes() -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generation_time_wants_both_options() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let common = [
+            "data/s1.qdg",
+            "--commit",
+            "HEAD",
+            "--evaluation",
+            "e",
+            "--command",
+            "c",
+        ];
+        for extra in [
+            &["--seconds", "10"][..],
+            &["--threads", "2"],
+            &["--seconds", "x", "--threads", "2"],
+            &["--seconds", "0", "--threads", "2"],
+        ] {
+            let all = args(&[&common[..], extra].concat());
+            let error = run(&all).expect_err("an incomplete or bad generation time");
+            assert!(
+                error.contains("--seconds") || error.contains("number"),
+                "{error}"
+            );
+        }
+    }
 
     #[test]
     fn reads_the_trainers_stats() {

@@ -3,7 +3,8 @@
 //! the trainer keeps after filtering, results), how it is stored (bytes
 //! unpacked and compressed, the checksum `data/SHA256SUMS` lists) and how
 //! it was made (the `quince datagen` command and the commit whose engine
-//! played it). `cargo run -p xtask -- dataset` writes one; the data-set
+//! played it, and, where one run played it whole, how long it took).
+//! `cargo run -p xtask -- dataset` writes one; the data-set
 //! table and the data volume in `reports/nnue.md` are rendered from them.
 
 use serde::{Deserialize, Serialize};
@@ -58,8 +59,31 @@ pub struct DatasetRecord {
     /// loose) when the record was written, in bytes.
     pub repository_bytes: u64,
     /// The machine the record was written on (not the one that played the
-    /// games, which earlier sets did not record).
+    /// games, which earlier sets did not record; `tools/dataset-sets.sh`
+    /// writes the record on the machine that played the set).
     pub host: Host,
+    /// How long the set took to play, where one `datagen` run played it
+    /// from its first game to its last (none for sets finished over
+    /// several runs, or made before this was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<Generation>,
+}
+
+/// The wall time of the one `datagen` run that played a whole set, as its
+/// closing line reports it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct Generation {
+    /// Wall-clock seconds from the first game to the last.
+    pub seconds: f64,
+    /// Games played at once (`datagen --threads`; one per core).
+    pub threads: u64,
+}
+
+impl Generation {
+    /// Core-hours the set cost: wall time times threads.
+    pub fn core_hours(&self) -> f64 {
+        self.seconds * self.threads as f64 / 3600.0
+    }
 }
 
 /// The checksum `data/SHA256SUMS` (its text `sums`) lists for `path`

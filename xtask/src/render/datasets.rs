@@ -3,12 +3,16 @@
 //!
 //! * `datasets.table`: one row per set (command, the commit whose engine
 //!   played it, its evaluation, games, scored plies, positions the trainer
-//!   keeps, results, compressed size, record) and a total row.
+//!   keeps, results, scored plies and kept positions per core-hour where
+//!   the record has the set's generation time, compressed size, record)
+//!   and a total row.
 //! * `datasets.value FIELD`: one figure inline: `games`, `scored`,
 //!   `positions` (totals over every set), `xz` (the compressed files
 //!   together), `sets` (how many), `repository` (the repository's object
 //!   store when the newest record was written) or `last` (that record's
-//!   set).
+//!   set); `rate` and `kept-rate`: scored plies and kept positions per
+//!   core-hour over the sets with a generation time, `timed` (how many
+//!   those are).
 
 use std::fmt::Write as _;
 
@@ -56,13 +60,13 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
         return Err("no dataset-*.json record in reports/data/".into());
     }
     let mut out = String::from(
-        "| Set | Command | Engine | Evaluation playing | Games | Scored plies | Positions kept | White wins / draws / Black wins | File (xz) | Record |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+        "| Set | Command | Engine | Evaluation playing | Games | Scored plies | Positions kept | White wins / draws / Black wins | Per core-hour: scored / kept | File (xz) | Record |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for (file, r) in sets {
         let _ = writeln!(
             out,
-            "| {} | `{}` | `{}` | {} | {} | {} | {} | {} / {} / {} | `{}` ({}) | {} |",
+            "| {} | `{}` | `{}` | {} | {} | {} | {} | {} / {} / {} | {} | `{}` ({}) | {} |",
             r.name,
             r.command,
             short(&r.engine_commit),
@@ -73,22 +77,52 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
             thousands(r.results.white_wins),
             thousands(r.results.draws),
             thousands(r.results.black_wins),
+            rates([r]).unwrap_or_else(|| "–".into()),
             r.file,
             human_bytes(r.xz_bytes),
             record_link(page, file),
         );
     }
     let sum = |f| total(sets, f);
+    let all_sets = rates(sets.iter().map(|(_, r)| r));
     let _ = writeln!(
         out,
-        "| **all {}** | | | | {} | {} | {} | | {} | |",
+        "| **all {}** | | | | {} | {} | {} | | {} | {} | |",
         sets.len(),
         thousands(sum(|r| r.games)),
         thousands(sum(|r| r.scored_plies)),
         thousands(sum(|r| r.positions)),
+        all_sets.map_or_else(|| "–".into(), |rate| format!("{rate} (timed sets)")),
         human_bytes(sum(|r| r.xz_bytes)),
     );
     Ok(out)
+}
+
+/// Scored plies and kept positions per core-hour over the `sets` whose
+/// record has a generation time ("2.66 M / 1.96 M"), or `None` when none
+/// has one.
+fn rates<'a>(sets: impl IntoIterator<Item = &'a DatasetRecord>) -> Option<String> {
+    let (scored, kept) = per_core_hour(sets)?;
+    Some(format!("{} / {}", millions(scored), millions(kept)))
+}
+
+/// Scored plies and kept positions per core-hour over the timed `sets`.
+fn per_core_hour<'a>(sets: impl IntoIterator<Item = &'a DatasetRecord>) -> Option<(f64, f64)> {
+    let timed = sets
+        .into_iter()
+        .filter_map(|r| Some((r, r.generation?.core_hours())));
+    let (mut scored, mut kept, mut hours) = (0u64, 0u64, 0.0);
+    for (r, h) in timed {
+        scored += r.scored_plies;
+        kept += r.positions;
+        hours += h;
+    }
+    (hours > 0.0).then(|| (scored as f64 / hours, kept as f64 / hours))
+}
+
+/// `2_660_751.0` as `2.66 M`.
+fn millions(x: f64) -> String {
+    format!("{:.2} M", x / 1e6)
 }
 
 /// `field` of every set, added up.
@@ -112,9 +146,19 @@ fn value(sets: &[(String, DatasetRecord)], field: &str) -> Result<String> {
         "sets" => sets.len().to_string(),
         "repository" => human_bytes(newest()?.repository_bytes),
         "last" => newest()?.name.clone(),
+        "rate" | "kept-rate" => {
+            let (scored, kept) = per_core_hour(sets.iter().map(|(_, r)| r))
+                .ok_or_else(|| "no data-set record has a generation time".to_string())?;
+            millions(if field == "rate" { scored } else { kept })
+        }
+        "timed" => sets
+            .iter()
+            .filter(|(_, r)| r.generation.is_some())
+            .count()
+            .to_string(),
         other => {
             return Err(format!(
-                "no datasets field '{other}' (games, scored, positions, xz, sets, repository, last)"
+                "no datasets field '{other}' (games, scored, positions, xz, sets, repository, last, rate, kept-rate, timed)"
             ));
         }
     })
@@ -158,6 +202,44 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(2449277), "2,449,277");
+    }
+
+    /// A set of `scored` plies and `kept` positions, played in `seconds`
+    /// on two threads where given.
+    fn set(name: &str, scored: u64, kept: u64, seconds: Option<f64>) -> (String, DatasetRecord) {
+        let generation = seconds.map_or(String::new(), |s| {
+            format!(r#","generation":{{"seconds":{s},"threads":2}}"#)
+        });
+        let text = format!(
+            r#"{{"kind":"dataset","name":"{name}","file":"data/{name}.qdg.xz","command":"c",
+            "engine_commit":"b3b1e61","evaluation":"NNUE v8","games":10,"scored_plies":{scored},
+            "positions":{kept},"validation_positions":0,
+            "results":{{"white_wins":4,"draws":2,"black_wins":4}},"bytes":1,"xz_bytes":1,
+            "sha256":"aa","recorded_utc":"2026-11-28T00:00:00Z","recorded_at":"x",
+            "repository_bytes":1,"host":{{"cpu_model_name":"x","logical_cores":2,"bmi2":true,"avx2":true}}{generation}}}"#
+        );
+        let record = serde_json::from_str(&text).expect("a valid record");
+        (format!("dataset-{name}.json"), record)
+    }
+
+    #[test]
+    fn rates_count_only_the_timed_sets() {
+        // 2.7 M plies in half an hour on two threads: 2.7 M per core-hour.
+        let sets = [
+            set("s1", 1_000_000, 900_000, None),
+            set("s2", 2_700_000, 2_000_000, Some(1800.0)),
+        ];
+        assert_eq!(value(&sets, "rate").unwrap(), "2.70 M");
+        assert_eq!(value(&sets, "kept-rate").unwrap(), "2.00 M");
+        assert_eq!(value(&sets, "timed").unwrap(), "1");
+        let table = table(&sets, "reports/nnue.md").unwrap();
+        assert!(table.contains("| 4 / 2 / 4 | – |"), "{table}");
+        assert!(table.contains("| 4 / 2 / 4 | 2.70 M / 2.00 M |"), "{table}");
+        assert!(
+            table.contains("| 2.70 M / 2.00 M (timed sets) |"),
+            "{table}"
+        );
+        assert!(value(&sets[..1], "rate").is_err());
     }
 
     #[test]
