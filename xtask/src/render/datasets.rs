@@ -16,7 +16,7 @@
 
 use std::fmt::Write as _;
 
-use super::format::{human_bytes, record_link};
+use super::format::{human_bytes, human_rate, record_link};
 use crate::record::datasets::{DatasetRecord, listed_sha256};
 use crate::util::Result;
 
@@ -103,7 +103,7 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
 /// has one.
 fn rates<'a>(sets: impl IntoIterator<Item = &'a DatasetRecord>) -> Option<String> {
     let (scored, kept) = per_core_hour(sets)?;
-    Some(format!("{} / {}", millions(scored), millions(kept)))
+    Some(format!("{} / {}", human_rate(scored), human_rate(kept)))
 }
 
 /// Scored plies and kept positions per core-hour over the timed `sets`.
@@ -118,11 +118,6 @@ fn per_core_hour<'a>(sets: impl IntoIterator<Item = &'a DatasetRecord>) -> Optio
         hours += h;
     }
     (hours > 0.0).then(|| (scored as f64 / hours, kept as f64 / hours))
-}
-
-/// `2_660_751.0` as `2.66 M`.
-fn millions(x: f64) -> String {
-    format!("{:.2} M", x / 1e6)
 }
 
 /// `field` of every set, added up.
@@ -149,7 +144,7 @@ fn value(sets: &[(String, DatasetRecord)], field: &str) -> Result<String> {
         "rate" | "kept-rate" => {
             let (scored, kept) = per_core_hour(sets.iter().map(|(_, r)| r))
                 .ok_or_else(|| "no data-set record has a generation time".to_string())?;
-            millions(if field == "rate" { scored } else { kept })
+            human_rate(if field == "rate" { scored } else { kept })
         }
         "timed" => sets
             .iter()

@@ -61,6 +61,16 @@ pub fn provenance(file: &str, r: &LabRecord, page: &str) -> String {
     )
 }
 
+/// A rate such as nodes or positions per second or per core-hour:
+/// `2.93 M` from a million up, `868 k` below.
+pub fn human_rate(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else {
+        format!("{:.0} k", x / 1e3)
+    }
+}
+
 pub fn human_bytes(bytes: u64) -> String {
     if bytes < 1024 {
         format!("{bytes} B")

@@ -48,11 +48,7 @@ pub(super) fn ptnml(s: &Stats) -> String {
 }
 
 pub(super) fn nps(x: f64) -> String {
-    if x >= 1e6 {
-        format!("{:.2} M", x / 1e6)
-    } else {
-        format!("{:.0} k", x / 1e3)
-    }
+    crate::render::format::human_rate(x)
 }
 
 fn option_value(v: &serde_json::Value) -> String {
