@@ -3,7 +3,8 @@
 #
 #   tools/dataset-sets.sh REV "EVALUATION" SEED [SEED ...]
 #
-# e.g. tools/dataset-sets.sh b3b1e61 "NNUE v8" 17 18 19   (GAMES=N for another size)
+# e.g. tools/dataset-sets.sh b3b1e61 "NNUE v8" 20 21 22
+#      (GAMES=N for another size; UNTIMED=1 when other work shares the cores)
 #
 # For each seed: plays 20,000 games with the engine of commit REV (built
 # once into target/sprt/REV by tools/build-rev.sh) at nice 19, into
@@ -18,8 +19,10 @@
 # Generation time: when a set is played from its first game to its last
 # in one run, datagen's closing line (wall seconds, threads) goes into the
 # record, from which reports/nnue.md renders scored plies per core-hour; a
-# set finished over several runs gets no time. The times of a run are
-# kept in target/datasets/ until the record is written.
+# set finished over several runs gets no time, and neither does any set
+# when UNTIMED=1 is given (for runs that share the cores with other work,
+# whose wall time would understate the rate). The times of a run are kept
+# in target/datasets/ until the record is written.
 #
 # Why a script: the steps are the same for every set, a set takes about
 # half an hour on two cores, and data must survive between stretches of
@@ -73,7 +76,7 @@ for seed in "$@"; do
         # (R positions/s on T threads, ...)"; G counts this run's games only.
         closing=$(grep '^datagen: ' "$log" | tail -1 || true)
         pattern='^datagen: ([0-9]+) games, .* in ([0-9.]+) s \(.* on ([0-9]+) threads'
-        if [[ $closing =~ $pattern && ${BASH_REMATCH[1]} == "$games" ]]; then
+        if [[ ${UNTIMED:-0} != 1 && $closing =~ $pattern && ${BASH_REMATCH[1]} == "$games" ]]; then
             echo "--seconds ${BASH_REMATCH[2]} --threads ${BASH_REMATCH[3]}" > "$timing"
         fi
         echo "s$seed: packing" >&2
