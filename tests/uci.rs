@@ -48,8 +48,14 @@ impl Engine {
         }
     }
 
+    /// An engine with `OwnBook` off: `OwnBook` is on by default, and on a
+    /// host with Debian's `gnuchess-book` the default book would answer
+    /// these tests' searches from book positions. The book's own tests
+    /// turn it on again.
     fn start() -> Engine {
-        Engine::start_with(&[])
+        let mut engine = Engine::start_with(&[]);
+        engine.send("setoption name OwnBook value false");
+        engine
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {
@@ -823,7 +829,47 @@ fn own_book_answers_from_the_book_without_searching() {
     engine.send("position startpos");
     let lines = engine.go("go depth 2 searchmoves g1f3");
     assert_eq!(best_of(lines.last().unwrap()).0, "g1f3");
+    engine.send("setoption name MultiPV value 2");
+    let lines = engine.go("go depth 2");
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn own_book_is_on_by_default_with_the_debian_book_where_installed() {
+    let debian = "/usr/share/games/gnuchess/book.bin";
+    let installed = std::path::Path::new(debian).is_file();
+    let mut engine = Engine::start_with(&[]);
+    engine.send("uci");
+    let lines = engine.until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name OwnBook type check default true".to_string()),
+        "{lines:?}"
+    );
+    let book_file = format!(
+        "option name BookFile type string default {}",
+        if installed { debian } else { "<empty>" }
+    );
+    assert!(lines.contains(&book_file), "{lines:?}");
+    // The default book loads silently.
+    assert_eq!(engine.sync(), ["readyok"]);
+    engine.send("position startpos");
+    let lines = engine.go("go depth 3");
+    let best = assert_legal_answer(&Position::startpos(), &lines);
+    if installed {
+        assert!(
+            lines[0].starts_with(&format!("info string book move {best} (weight ")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.len(), 2, "no search: {lines:?}");
+    } else {
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 3")),
+            "{lines:?}"
+        );
+    }
+    engine.close();
 }
 
 #[test]

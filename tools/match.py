@@ -41,7 +41,8 @@ Two engines, python-chess in the middle:
 * Before the first game the runner writes a *header record* beside the
   games: both engines (label, path, commit where `--a-commit`/`--b-commit`
   give it, SHA-256 of the binary, the options set and the engine's own
-  option list), time control, openings file and order, games at once,
+  option list; an engine with an `OwnBook` option that is not given one
+  plays with it off, and the options set say so), time control, openings file and order, games at once,
   adjudication rules, SPRT bounds, the command line and the host (CPU
   vendor, family, model, model name, cores from /proc/cpuinfo). A state
   file under reports/ gets reports/data/match-<name>.json, <name> being
@@ -146,8 +147,9 @@ class Player:
             self.engine = chess.engine.SimpleEngine.popen_uci(self.spec["command"], timeout=30)
         else:
             self.engine = chess.engine.SimpleEngine.popen(StandardStartXBoard, self.spec["command"], timeout=30)
-        if self.spec["options"]:
-            self.engine.configure(self.spec["options"])
+        options = own_book_off(self.spec["options"], self.engine.options)
+        if options:
+            self.engine.configure(options)
         if not self.name:
             self.name = self.engine.id.get("name", self.spec["command"])
 
@@ -170,6 +172,18 @@ class Player:
                 self.engine.close()
             except Exception:
                 pass
+
+
+def own_book_off(options, announced):
+    """The options to set: the ones given, plus `OwnBook` false for an
+    engine that has the option and was not given it. A match measures the
+    engines' play from its openings; an engine's own book would answer in
+    its place, and only on hosts that have a book file (Quince's OwnBook
+    is on by default and finds Debian's gnuchess-book where installed).
+    A match that wants a book says so: --a-opt OwnBook=true."""
+    if "OwnBook" in announced and not any(key.lower() == "ownbook" for key in options):
+        return dict(options, OwnBook=False)
+    return dict(options)
 
 
 def parse_options(pairs):
@@ -435,6 +449,7 @@ def describe_engine(spec, commit):
         try:
             engine["id_name"] = player.engine.id.get("name")
             engine["id_author"] = player.engine.id.get("author")
+            engine["options"] = own_book_off(spec["options"], player.engine.options)
             engine["engine_options"] = [
                 {key: value for key, value in (("name", o.name), ("type", o.type), ("default", o.default),
                                                ("min", o.min), ("max", o.max), ("var", list(o.var or [])))

@@ -57,6 +57,8 @@ def main():
 
     rng = random.Random(args.seed)
     engine = chess.engine.SimpleEngine.popen_uci(args.engine)
+    if "OwnBook" in engine.options:  # a book move carries no score
+        engine.configure({"OwnBook": False})
     kept, seen, tried = [], set(), 0
     try:
         while len(kept) < args.count:

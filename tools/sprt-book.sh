@@ -7,7 +7,8 @@
 # (/usr/share/games/gnuchess/book.bin; `apt-get install gnuchess-book`).
 # No opening book ships with Quince, so the test uses one a user can
 # install. Both sides are REV's engine (built once into target/sprt/REV);
-# the first has `OwnBook=true` and `BookFile=BOOK`. Every pair starts from
+# the first has `OwnBook=true` and `BookFile=BOOK`, the second
+# `OwnBook=false` (on by default since this test). Every pair starts from
 # the start position (tools/startpos.epd), since the question is whether
 # the book's openings beat the engine's own search from move one; the
 # book's weighted random choice keeps the pairs apart. Settings otherwise
@@ -36,7 +37,7 @@ name="ownbook-$rev"
 exec python3 tools/match.py \
     --a "target/sprt/$rev" --a-name "OwnBook on $rev" --a-commit "$commit" \
     --a-opt OwnBook=true --a-opt "BookFile=$book" \
-    --b "target/sprt/$rev" --b-name "OwnBook off $rev" --b-commit "$commit" \
+    --b "target/sprt/$rev" --b-name "OwnBook off $rev" --b-commit "$commit" --b-opt OwnBook=false \
     --kind sprt --title "opening book: OwnBook on ($(basename "$book"), SHA-256 $book_sha...) against off, from the start position" \
     --openings tools/startpos.epd --tc 2+0.02 --concurrency 2 --adjudicate \
     --sprt 0,10 --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"

@@ -1,5 +1,6 @@
 //! The engine's own opening book: the UCI options `OwnBook` (play from the
-//! book, default off) and `BookFile` (a Polyglot `.bin` file, default none).
+//! book, default on) and `BookFile` (a Polyglot `.bin` file; by default
+//! Debian's `gnuchess-book` where it is installed, else none).
 //!
 //! With `OwnBook` on and a book loaded, a `go` whose position is in the
 //! book is answered at once, without a search:
@@ -9,12 +10,22 @@
 //! bestmove e2e4
 //! ```
 //!
+//! Why on by default: an SPRT of the same build with the book on against
+//! off, from the start position, said H1 (`reports/strength.md`). No book
+//! ships with Quince, so the default `BookFile` is the first of
+//! [`DEFAULT_BOOK_FILES`] that exists when the engine starts; on a host
+//! without one, `OwnBook` on changes nothing until a `BookFile` is set.
+//! The default book is read at the first `isready` or `go` (not at start,
+//! so `uci` stays instant), silently when it loads, with an
+//! `info string error: ...` when it does not.
+//!
 //! The move is a weighted random choice ([`PolyglotBook::choose_entry`]),
 //! seeded with the position's Polyglot key and a count of the book moves
 //! played so far in this engine process: a fresh engine given the same
 //! commands plays the same moves, while repeated probes of one position
-//! vary. `go infinite`, `go ponder`, `go mate` and `go searchmoves` always
-//! search (they ask for analysis, or for a move the book cannot promise).
+//! vary. `go infinite`, `go ponder`, `go mate`, `go searchmoves` and any
+//! `go` with `MultiPV` above 1 always search (they ask for analysis, or for
+//! a move the book cannot promise).
 //!
 //! A `BookFile` that cannot be read or is not a valid book is reported with
 //! `info string error: ...` and leaves the engine without a book; an empty
@@ -26,27 +37,67 @@ use super::engine::check;
 use super::info::bestmove_text;
 use crate::book::PolyglotBook;
 use crate::position::Position;
+use std::path::Path;
 
-/// The option lines sent in answer to `uci`.
-const OPTIONS: [&str; 2] = [
-    "option name OwnBook type check default false",
-    "option name BookFile type string default <empty>",
-];
+/// Where the default `BookFile` is looked for, in order: the book of
+/// Debian's and Ubuntu's `gnuchess-book` package.
+pub(super) const DEFAULT_BOOK_FILES: [&str; 1] = ["/usr/share/games/gnuchess/book.bin"];
 
 /// The book options and the loaded book.
-#[derive(Default)]
 pub(super) struct OwnBook {
     enabled: bool,
+    /// The default `BookFile`, announced in answer to `uci`.
+    default_file: Option<String>,
+    /// A file still to be read (the default one, until first needed).
+    pending: Option<String>,
     book: Option<PolyglotBook>,
     /// Book moves played so far (varies the seed).
     played: u64,
 }
 
+impl Default for OwnBook {
+    fn default() -> OwnBook {
+        OwnBook::with_default_from(&DEFAULT_BOOK_FILES)
+    }
+}
+
 impl OwnBook {
+    /// On, with the first of `candidates` that is a file as the default
+    /// `BookFile` (none if none is).
+    fn with_default_from(candidates: &[&str]) -> OwnBook {
+        let default_file = candidates
+            .iter()
+            .find(|path| Path::new(path).is_file())
+            .map(|path| path.to_string());
+        OwnBook {
+            enabled: true,
+            pending: default_file.clone(),
+            default_file,
+            book: None,
+            played: 0,
+        }
+    }
+
     /// Sends the option lines.
     pub(super) fn announce(&self, out: &Output) {
-        for line in OPTIONS {
-            out.line(line);
+        out.line("option name OwnBook type check default true");
+        out.line(&format!(
+            "option name BookFile type string default {}",
+            self.default_file.as_deref().unwrap_or("<empty>")
+        ));
+    }
+
+    /// Reads the default book if it has not been read yet (at `isready`
+    /// and before the first book probe); says nothing unless it fails.
+    pub(super) fn load_pending(&mut self, out: &Output) {
+        let Some(path) = self.pending.take() else {
+            return;
+        };
+        match PolyglotBook::open(&path) {
+            Ok(book) => self.book = Some(book),
+            Err(e) => out.line(&format!(
+                "info string error: default BookFile: {e}; no book"
+            )),
         }
     }
 
@@ -62,6 +113,7 @@ impl OwnBook {
             return;
         }
         self.book = None;
+        self.pending = None;
         if value.is_empty() || value == "<empty>" {
             return;
         }
@@ -80,6 +132,9 @@ impl OwnBook {
     /// Answers `go` from the book if it can: prints the book move and its
     /// `bestmove` and returns true; returns false when the engine must search.
     pub(super) fn answer(&mut self, position: &Position, go: &Go, out: &Output) -> bool {
+        if self.enabled {
+            self.load_pending(out);
+        }
         let Some(book) = self.book.as_ref().filter(|_| self.enabled) else {
             return false;
         };
@@ -103,5 +158,122 @@ impl OwnBook {
         ));
         out.line(&bestmove_text(position, entry.mv, None));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::encode_move;
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    /// Everything the book writes, shared with the test.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Captured {
+        fn take_lines(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    /// A one-entry book (1. d4 from the start position) in a fresh file.
+    fn book_file(name: &str) -> String {
+        let start = Position::startpos();
+        let mut bytes = Vec::new();
+        bytes.extend(start.polyglot_key().to_be_bytes());
+        bytes.extend(encode_move(start.parse_uci("d2d4").unwrap()).to_be_bytes());
+        bytes.extend(7u16.to_be_bytes());
+        bytes.extend(0u32.to_be_bytes());
+        let path =
+            std::env::temp_dir().join(format!("quince-own-book-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn the_first_existing_default_file_is_announced_and_played_from() {
+        let file = book_file("default.bin");
+        let captured = Captured::default();
+        let out = Output::new(Box::new(captured.clone()));
+        let mut own = OwnBook::with_default_from(&["/no/such/quince/book.bin", &file]);
+        own.announce(&out);
+        assert_eq!(
+            captured.take_lines(),
+            [
+                "option name OwnBook type check default true".to_string(),
+                format!("option name BookFile type string default {file}"),
+            ]
+        );
+        // Read at the first probe, silently; then a book move, no search.
+        assert!(own.answer(&Position::startpos(), &Go::default(), &out));
+        assert_eq!(
+            captured.take_lines(),
+            [
+                "info string book move d2d4 (weight 7 of 7)",
+                "bestmove d2d4"
+            ]
+        );
+        // Off: the engine searches.
+        own.set_option("OwnBook", "false", &out);
+        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        let _ = std::fs::remove_file(&file);
+    }
+
+    #[test]
+    fn without_a_default_file_there_is_no_book() {
+        let captured = Captured::default();
+        let out = Output::new(Box::new(captured.clone()));
+        let mut own = OwnBook::with_default_from(&["/no/such/quince/book.bin"]);
+        own.announce(&out);
+        assert_eq!(
+            captured.take_lines()[1],
+            "option name BookFile type string default <empty>"
+        );
+        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(captured.take_lines().is_empty());
+    }
+
+    #[test]
+    fn a_bad_default_file_is_reported_once_and_a_cleared_one_never_read() {
+        let file = book_file("bad-default.bin");
+        std::fs::write(&file, [0u8; 17]).unwrap();
+        let captured = Captured::default();
+        let out = Output::new(Box::new(captured.clone()));
+        let mut own = OwnBook::with_default_from(&[&file]);
+        own.load_pending(&out);
+        let lines = captured.take_lines();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: default BookFile:")
+                && lines[0].contains("17 bytes"),
+            "{lines:?}"
+        );
+        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(captured.take_lines().is_empty(), "reported once");
+
+        // Cleared before its first use: never read, so never reported.
+        let mut own = OwnBook::with_default_from(&[&file]);
+        own.set_option("BookFile", "<empty>", &out);
+        own.load_pending(&out);
+        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(captured.take_lines().is_empty());
+        let _ = std::fs::remove_file(&file);
     }
 }

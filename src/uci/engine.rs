@@ -6,7 +6,8 @@
 //! * a new `go`, `position`, `ucinewgame`, `setoption` or `quit` during a
 //!   search first stops it (and so lets it print its `bestmove`);
 //! * `stop` waits for the `bestmove` to be printed, so the GUI never sees a
-//!   stale one after its next command; `isready` answers at once;
+//!   stale one after its next command; `isready` answers at once (the
+//!   first one reads the default opening book first, a few milliseconds);
 //! * bad input is answered with `info string error: ...` and changes nothing
 //!   (or, for moves, keeps the position up to the last good move).
 
@@ -133,7 +134,10 @@ impl Engine {
         self.reap_finished_search();
         match command::parse(line) {
             Command::Uci => self.identify(),
-            Command::IsReady => self.say("readyok"),
+            Command::IsReady => {
+                self.book.load_pending(&self.out);
+                self.say("readyok");
+            }
             Command::NewGame => {
                 self.stop_search();
                 self.lock_tt().clear();
@@ -389,9 +393,11 @@ impl Engine {
         }
     }
 
-    /// Answers from the book if it can, else starts a search on its own thread.
+    /// Answers from the book if it can, else starts a search on its own
+    /// thread. `MultiPV` above 1 asks for an analysis of several moves,
+    /// which a book move cannot give, so it always searches.
     fn go(&mut self, go: &Go) {
-        if self.book.answer(&self.position, go, &self.out) {
+        if self.options.multi_pv == 1 && self.book.answer(&self.position, go, &self.out) {
             return;
         }
         let limits = self.limits(go);
