@@ -6,6 +6,7 @@
 //! make/unmake as well as generation.
 
 mod batch_children;
+mod by_name;
 pub mod hash;
 pub mod split;
 pub mod stats;

@@ -21,6 +21,10 @@ use crate::position::Position;
 use crate::tables::{bishop_rays, rook_rays};
 use crate::types::{Bitboard, Move, Piece, Square};
 
+// The run-time choice by name lives in `by_name`; its items stay
+// reachable here, where they were first published.
+pub use super::by_name::{Job, dispatch, divide_by_name, perft_by_name};
+
 /// Make/unmake or copy-make: how a child position is visited.
 pub trait MakeStyle {
     /// The name `--make` accepts for this style (see [`MAKE_STYLES`]).
@@ -544,117 +548,3 @@ impl Strategy for KingCapture {
 pub const STRATEGIES: [&str; 3] = [Legal::NAME, Pseudo::NAME, KingCapture::NAME];
 /// Names accepted by `--make`.
 pub const MAKE_STYLES: [&str; 2] = [Unmake::NAME, CopyMake::NAME];
-
-/// Something to run with a strategy and make style chosen at run time.
-pub trait Job {
-    /// What the job returns.
-    type Output;
-    /// Does the job with strategy `S` and make style `M`.
-    fn run<S: Strategy, M: MakeStyle>(self) -> Self::Output;
-}
-
-/// Runs `job` monomorphised for the named strategy and make style; `None`
-/// for an unknown name.
-pub fn dispatch<J: Job>(strategy: &str, make: &str, job: J) -> Option<J::Output> {
-    fn with_make<S: Strategy, J: Job>(make: &str, job: J) -> Option<J::Output> {
-        match make {
-            "unmake" => Some(job.run::<S, Unmake>()),
-            "copy" => Some(job.run::<S, CopyMake>()),
-            _ => None,
-        }
-    }
-    match strategy {
-        "legal" => with_make::<Legal, J>(make, job),
-        "pseudo" => with_make::<Pseudo, J>(make, job),
-        "king-capture" => with_make::<KingCapture, J>(make, job),
-        _ => None,
-    }
-}
-
-struct Count<'a> {
-    pos: &'a mut Position,
-    depth: u32,
-    bulk: bool,
-}
-
-impl Job for Count<'_> {
-    type Output = u64;
-    fn run<S: Strategy, M: MakeStyle>(self) -> u64 {
-        if self.bulk {
-            S::perft::<M>(self.pos, self.depth)
-        } else {
-            S::perft_full::<M>(self.pos, self.depth)
-        }
-    }
-}
-
-/// Perft with a strategy and make style chosen by name (dispatched once,
-/// monomorphised below); `None` for an unknown name.
-pub fn perft_by_name(
-    pos: &mut Position,
-    depth: u32,
-    bulk: bool,
-    strategy: &str,
-    make: &str,
-) -> Option<u64> {
-    dispatch(strategy, make, Count { pos, depth, bulk })
-}
-
-struct DivideByName<'a> {
-    pos: &'a mut Position,
-    depth: u32,
-    bulk: bool,
-    progress: &'a mut dyn FnMut(usize, usize, u64),
-}
-
-impl Job for DivideByName<'_> {
-    type Output = Vec<(Move, u64)>;
-    fn run<S: Strategy, M: MakeStyle>(self) -> Self::Output {
-        let DivideByName {
-            pos,
-            depth,
-            bulk,
-            progress,
-        } = self;
-        if depth == 0 {
-            return Vec::new();
-        }
-        let moves = S::legal_moves::<M>(pos);
-        let mut out = Vec::with_capacity(moves.len());
-        let mut total = 0;
-        for (i, &mv) in moves.iter().enumerate() {
-            let below = depth - 1;
-            let nodes = M::with_child(pos, mv, |child| {
-                if bulk {
-                    S::perft::<M>(child, below)
-                } else {
-                    S::perft_full::<M>(child, below)
-                }
-            });
-            total += nodes;
-            out.push((mv, nodes));
-            progress(i + 1, moves.len(), total);
-        }
-        out
-    }
-}
-
-/// Divide under a strategy and make style chosen by name: the count below
-/// each root move (found the strategy's way). `progress(done, total, nodes)`
-/// is called after each root move. `None` for an unknown name.
-pub fn divide_by_name(
-    pos: &mut Position,
-    depth: u32,
-    bulk: bool,
-    strategy: &str,
-    make: &str,
-    progress: &mut dyn FnMut(usize, usize, u64),
-) -> Option<Vec<(Move, u64)>> {
-    let job = DivideByName {
-        pos,
-        depth,
-        bulk,
-        progress,
-    };
-    dispatch(strategy, make, job)
-}

@@ -15,6 +15,7 @@ use super::Output;
 use super::book::OwnBook;
 use super::command::{self, Command, Go};
 use super::info::{bestmove_text, report_text, score_text};
+use super::perft::run_perft;
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::search::limits::{Limits, Signals};
@@ -529,51 +530,6 @@ fn run_search(
         out.line(&format!("info depth 0 {}", score_text(outcome.score, None)));
     }
     out.line(&bestmove_text(&position, outcome.best, outcome.ponder));
-}
-
-/// The body of the perft thread: one line per root move as it finishes.
-fn run_perft(mut position: Position, depth: u32, signals: &Signals, out: &Output) {
-    let mut total = 0;
-    if depth == 0 {
-        total = 1;
-    }
-    for mv in legal_moves(&position).iter().copied() {
-        if depth == 0 {
-            break;
-        }
-        let undo = position.make(mv);
-        let nodes = stoppable_perft(&mut position, depth - 1, signals);
-        position.unmake(mv, undo);
-        let Some(nodes) = nodes else {
-            out.line("info string perft stopped");
-            break;
-        };
-        total += nodes;
-        out.line(&format!("{}: {nodes}", position.uci(mv)));
-    }
-    out.line(&format!("\nNodes searched: {total}\n"));
-}
-
-/// Leaf count below `position` (bulk-counted last ply), or `None` once
-/// `stop` is seen: the core's perft has no stop check, and a deep perft
-/// must not keep `stop` or `quit` waiting.
-fn stoppable_perft(position: &mut Position, depth: u32, signals: &Signals) -> Option<u64> {
-    match depth {
-        0 => return Some(1),
-        1 => return Some(crate::movegen::count_legal(position)),
-        _ => {}
-    }
-    if signals.stopped() {
-        return None;
-    }
-    let mut total = 0;
-    for mv in legal_moves(position).iter().copied() {
-        let undo = position.make(mv);
-        let nodes = stoppable_perft(position, depth - 1, signals);
-        position.unmake(mv, undo);
-        total += nodes?;
-    }
-    Some(total)
 }
 
 /// A spin value within `min..=max`.

@@ -5,6 +5,7 @@
 //!   reaction to each command; searches run on their own thread.
 //! * [`info`]: `info` and `bestmove` lines.
 //! * `book`: the `OwnBook` and `BookFile` options (Polyglot books).
+//! * `perft`: `go perft N`, stoppable, on the worker thread.
 //! * this module: the I/O loop. Input is read on a separate thread as raw
 //!   bytes (decoded lossily, so garbage bytes cannot stop it), line breaks
 //!   `\n` or `\r\n`, lines longer than [`MAX_LINE`] refused; the main thread
@@ -15,6 +16,7 @@ mod book;
 pub mod command;
 pub mod engine;
 pub mod info;
+mod perft;
 
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
