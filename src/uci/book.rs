@@ -87,9 +87,14 @@ impl OwnBook {
         ));
     }
 
-    /// Reads the default book if it has not been read yet (at `isready`
-    /// and before the first book probe); says nothing unless it fails.
+    /// Reads the default book if it has not been read yet and `OwnBook`
+    /// is on (at `isready` and before a book probe); says nothing unless it
+    /// fails. With `OwnBook` off (as `tools/match.py` sets it) the file is
+    /// never read.
     pub(super) fn load_pending(&mut self, out: &Output) {
+        if !self.enabled {
+            return;
+        }
         let Some(path) = self.pending.take() else {
             return;
         };
@@ -132,9 +137,7 @@ impl OwnBook {
     /// Answers `go` from the book if it can: prints the book move and its
     /// `bestmove` and returns true; returns false when the engine must search.
     pub(super) fn answer(&mut self, position: &Position, go: &Go, out: &Output) -> bool {
-        if self.enabled {
-            self.load_pending(out);
-        }
+        self.load_pending(out);
         let Some(book) = self.book.as_ref().filter(|_| self.enabled) else {
             return false;
         };
@@ -233,7 +236,21 @@ mod tests {
         // Off: the engine searches.
         own.set_option("OwnBook", "false", &out);
         assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+
+        // Turned off before its first use: the default file is not read
+        // (it is gone by then, which would be reported) until it is on again.
+        let mut own = OwnBook::with_default_from(&[&file]);
         let _ = std::fs::remove_file(&file);
+        own.set_option("OwnBook", "false", &out);
+        own.load_pending(&out);
+        assert!(captured.take_lines().is_empty());
+        own.set_option("OwnBook", "true", &out);
+        own.load_pending(&out);
+        let lines = captured.take_lines();
+        assert!(
+            lines[0].starts_with("info string error: default BookFile:"),
+            "{lines:?}"
+        );
     }
 
     #[test]
