@@ -43,14 +43,20 @@ use std::path::Path;
 /// Debian's and Ubuntu's `gnuchess-book` package.
 pub(super) const DEFAULT_BOOK_FILES: [&str; 1] = ["/usr/share/games/gnuchess/book.bin"];
 
+/// The book behind `BookFile`: none, the default file not read yet, or
+/// a book read.
+enum Source {
+    None,
+    Unread(String),
+    Loaded(PolyglotBook),
+}
+
 /// The book options and the loaded book.
 pub(super) struct OwnBook {
     enabled: bool,
     /// The default `BookFile`, announced in answer to `uci`.
     default_file: Option<String>,
-    /// A file still to be read (the default one, until first needed).
-    pending: Option<String>,
-    book: Option<PolyglotBook>,
+    source: Source,
     /// Book moves played so far (varies the seed).
     played: u64,
 }
@@ -71,9 +77,8 @@ impl OwnBook {
             .map(|path| path.to_string());
         OwnBook {
             enabled: true,
-            pending: default_file.clone(),
+            source: default_file.clone().map_or(Source::None, Source::Unread),
             default_file,
-            book: None,
             played: 0,
         }
     }
@@ -95,15 +100,18 @@ impl OwnBook {
         if !self.enabled {
             return;
         }
-        let Some(path) = self.pending.take() else {
+        let Source::Unread(path) = &self.source else {
             return;
         };
-        match PolyglotBook::open(&path) {
-            Ok(book) => self.book = Some(book),
-            Err(e) => out.line(&format!(
-                "info string error: default BookFile: {e}; no book"
-            )),
-        }
+        self.source = match PolyglotBook::open(path) {
+            Ok(book) => Source::Loaded(book),
+            Err(e) => {
+                out.line(&format!(
+                    "info string error: default BookFile: {e}; no book"
+                ));
+                Source::None
+            }
+        };
     }
 
     /// Sets `OwnBook` or `BookFile` (`name` is one of them, any case).
@@ -117,8 +125,7 @@ impl OwnBook {
             }
             return;
         }
-        self.book = None;
-        self.pending = None;
+        self.source = Source::None;
         if value.is_empty() || value == "<empty>" {
             return;
         }
@@ -128,20 +135,29 @@ impl OwnBook {
                     "info string BookFile {value}: {} entries",
                     book.len()
                 ));
-                self.book = Some(book);
+                self.source = Source::Loaded(book);
             }
             Err(e) => out.line(&format!("info string error: BookFile: {e}; no book")),
         }
     }
 
     /// Answers `go` from the book if it can: prints the book move and its
-    /// `bestmove` and returns true; returns false when the engine must search.
-    pub(super) fn answer(&mut self, position: &Position, go: &Go, out: &Output) -> bool {
+    /// `bestmove` and returns true; returns false when the engine must
+    /// search, as for every analysis request (`multi_pv` is the `MultiPV`
+    /// option: above 1 asks for several moves, which a book move cannot give).
+    pub(super) fn answer(
+        &mut self,
+        position: &Position,
+        go: &Go,
+        multi_pv: usize,
+        out: &Output,
+    ) -> bool {
         self.load_pending(out);
-        let Some(book) = self.book.as_ref().filter(|_| self.enabled) else {
+        let Source::Loaded(book) = &self.source else {
             return false;
         };
-        if go.infinite || go.ponder || go.mate.is_some() || !go.searchmoves.is_empty() {
+        let analysis = go.infinite || go.ponder || go.mate.is_some() || !go.searchmoves.is_empty();
+        if !self.enabled || analysis || multi_pv > 1 {
             return false;
         }
         let seed = position.polyglot_key() ^ self.played.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -224,8 +240,11 @@ mod tests {
                 format!("option name BookFile type string default {file}"),
             ]
         );
-        // Read at the first probe, silently; then a book move, no search.
-        assert!(own.answer(&Position::startpos(), &Go::default(), &out));
+        // Read at the first probe, silently; MultiPV 2 still searches;
+        // then a book move, no search.
+        assert!(!own.answer(&Position::startpos(), &Go::default(), 2, &out));
+        assert!(captured.take_lines().is_empty());
+        assert!(own.answer(&Position::startpos(), &Go::default(), 1, &out));
         assert_eq!(
             captured.take_lines(),
             [
@@ -235,7 +254,7 @@ mod tests {
         );
         // Off: the engine searches.
         own.set_option("OwnBook", "false", &out);
-        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
 
         // Turned off before its first use: the default file is not read
         // (it is gone by then, which would be reported) until it is on again.
@@ -263,7 +282,7 @@ mod tests {
             captured.take_lines()[1],
             "option name BookFile type string default <empty>"
         );
-        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
         assert!(captured.take_lines().is_empty());
     }
 
@@ -282,14 +301,14 @@ mod tests {
                 && lines[0].contains("17 bytes"),
             "{lines:?}"
         );
-        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
         assert!(captured.take_lines().is_empty(), "reported once");
 
         // Cleared before its first use: never read, so never reported.
         let mut own = OwnBook::with_default_from(&[&file]);
         own.set_option("BookFile", "<empty>", &out);
         own.load_pending(&out);
-        assert!(!own.answer(&Position::startpos(), &Go::default(), &out));
+        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
         assert!(captured.take_lines().is_empty());
         let _ = std::fs::remove_file(&file);
     }

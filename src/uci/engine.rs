@@ -394,11 +394,12 @@ impl Engine {
         }
     }
 
-    /// Answers from the book if it can, else starts a search on its own
-    /// thread. `MultiPV` above 1 asks for an analysis of several moves,
-    /// which a book move cannot give, so it always searches.
+    /// Answers from the book if it can, else starts a search on its own thread.
     fn go(&mut self, go: &Go) {
-        if self.options.multi_pv == 1 && self.book.answer(&self.position, go, &self.out) {
+        if self
+            .book
+            .answer(&self.position, go, self.options.multi_pv, &self.out)
+        {
             return;
         }
         let limits = self.limits(go);
