@@ -18,7 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from match import load_openings  # noqa: E402
+from match_game import load_openings  # noqa: E402
 
 
 def measure(path, fens, nodes):

@@ -5,7 +5,7 @@ shared machine CPU time is steadier than wall time.
 
 usage: tools/scale-bench.py threads|hash|hash8 [quince binary]
 """
-import json, os, resource, subprocess, sys, time
+import json, os, resource, subprocess, sys
 
 Q = sys.argv[2] if len(sys.argv) > 2 else "target/release/quince"
 

@@ -45,7 +45,7 @@ import chess
 import chess.engine
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import match  # noqa: E402  (the runner's game loop, players and openings)
+import match_game as match  # noqa: E402  (the runner's game loop, players and openings)
 
 ALPHA = 0.602
 GAMMA = 0.101
