@@ -133,8 +133,8 @@ fn finds_mates_and_wins_material() {
 #[test]
 fn go_mate_finds_the_mate_in_two() {
     let mut engine = Engine::start();
-    engine.send("position fen kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1");
+    engine.send("position fen 3r2k1/5ppp/8/8/8/8/4R3/4R1K1 w - - 0 1");
     let lines = engine.go("go mate 2");
-    assert_eq!(best_of(lines.last().unwrap()).0, "a1a6");
+    assert_eq!(best_of(lines.last().unwrap()).0, "e2e8");
     assert!(lines.iter().any(|l| l.contains("score mate 2")));
 }
