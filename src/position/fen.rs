@@ -6,6 +6,11 @@
 //! blanks or tabs between fields, repeated or reordered castling letters,
 //! fullmove 0 (read as 1) and huge counters (clamped). Every rejection says
 //! what is wrong.
+//!
+//! A little over 500 lines on purpose: the reader's checks (board,
+//! material, kings and checks, castling, en passant) are one validation
+//! pass that the writer must mirror field for field; one file keeps the
+//! two in step.
 
 use super::castling::{CastleSide, back_rank};
 use super::{Castling, Position};

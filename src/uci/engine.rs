@@ -10,6 +10,11 @@
 //!   first one reads the default opening book first, a few milliseconds);
 //! * bad input is answered with `info string error: ...` and changes nothing
 //!   (or, for moves, keeps the position up to the last good move).
+//!
+//! A little over 500 lines on purpose: those invariants hold across the
+//! handlers and the search thread together, so they stay in one file
+//! where one reading checks them (parsing, `info` text, perft and the book
+//! already live in the sibling modules).
 
 use super::Output;
 use super::book::OwnBook;
