@@ -19,7 +19,9 @@ new=${1:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
 base=${2:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
 shift 2
 bounds=0,10
-if [[ $# -gt 0 && $1 != -* ]]; then bounds=$1; shift; fi
+# Bounds may be negative (a non-regression test, e.g. -10,0), so they are
+# told from match.py's options by their shape, not by a leading dash.
+if [[ $# -gt 0 && $1 =~ ^-?[0-9.]+,-?[0-9.]+$ ]]; then bounds=$1; shift; fi
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 mkdir -p target/sprt reports/sprt
@@ -42,4 +44,4 @@ exec python3 tools/match.py --a "target/sprt/$new_rev" --a-name "new $new_rev" \
     --kind sprt --title "$title" \
     --b "target/sprt/$base_rev" --b-name "base $base_rev" \
     --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
-    --sprt "$bounds" --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"
+    --sprt="$bounds" --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"
