@@ -152,7 +152,7 @@ impl Limits {
     /// The time budget for `side`, or `None` without a time limit.
     ///
     /// With a clock: a base share `clock / moves_to_go + 3/4 * increment`,
-    /// soft at 60 % of it and hard at three times it, but never more than
+    /// soft at 80 % of it and hard at three times it, but never more than
     /// 40 % (soft) and 75 % (hard) of the clock left after the overhead, so
     /// a large increment or a nearly empty clock cannot overdraw it.
     pub fn budget(&self, side: Color) -> Option<Budget> {
@@ -170,7 +170,7 @@ impl Limits {
         let moves_to_go = self.moves_to_go.filter(|&n| n > 0);
         let moves = u128::from(moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50));
         let base = available / moves + increment.min(available) * 3 / 4;
-        let soft = (base * 6 / 10).min(available * 4 / 10);
+        let soft = (base * 8 / 10).min(available * 4 / 10);
         let hard = (base * 3).min(available * 3 / 4).max(soft);
         let (soft, hard) = (
             soft.min(u64::MAX as u128) as u64,
