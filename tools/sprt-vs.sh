@@ -12,7 +12,9 @@
 # an interrupted test resumes where it stopped when started again, and the
 # log is committed with the change it decided, beside its header record
 # reports/data/match-sprt-<new>-vs-<base>.json (both commits, the binaries'
-# SHA-256, the settings and the host; tools/match.py writes it). The last
+# SHA-256, the settings and the host; tools/match.py writes it). NEW may
+# be a side-branch commit that is not in this clone: it is then rebuilt
+# from its patch, reports/sprt/tested/NEW-*.patch, on BASE. The last
 # line of the output is the `summary:` JSON object.
 set -euo pipefail
 new=${1:?usage: tools/sprt-vs.sh NEW BASE [ELO0,ELO1] [match.py arguments]}
@@ -26,21 +28,33 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 mkdir -p target/sprt reports/sprt
 source tools/build-rev.sh
-new_rev=$(git rev-parse --short "$new")
 base_rev=$(git rev-parse --short "$base")
-build_rev "$new_rev"
+if git rev-parse -q --verify "$new^{commit}" >/dev/null; then
+    new_rev=$(git rev-parse --short "$new")
+    new_commit=$(git rev-parse "$new_rev")
+    # The header's title: the change.
+    title=$(git log -1 --format=%s "$new_rev")
+else
+    # A side-branch commit that is not in this clone: rebuilt from its
+    # patch in reports/sprt/tested/ on BASE (see tools/build-rev.sh), with
+    # the commit and title the patch names.
+    patch=$(patch_of_rev "$new")
+    new_rev=$new
+    new_commit=$(sed -n '1s/^From \([0-9a-f]\{40\}\) .*/\1/p' "$patch")
+    title=$(git mailinfo /dev/null /dev/null < "$patch" | sed -n 's/^Subject: //p')
+fi
+build_rev "$new_rev" "$base_rev"
 build_rev "$base_rev"
 name="$new_rev-vs-$base_rev"
-# The header's title: the change (a removal test is named after the variant
-# it plays against, a side-branch commit "sprt variant: no-...").
-title=$(git log -1 --format=%s "$new_rev")
+# A removal test is named after the variant it plays against, a
+# side-branch commit "sprt variant: no-...".
 base_subject=$(git log -1 --format=%s "$base_rev")
 if [[ $base_subject == "sprt variant: "* ]]; then
     variant=${base_subject#sprt variant: }
     title="removal test: the search against its \`${variant%% (*}\` variant"
 fi
 exec python3 tools/match.py --a "target/sprt/$new_rev" --a-name "new $new_rev" \
-    --a-commit "$(git rev-parse "$new_rev")" --b-commit "$(git rev-parse "$base_rev")" \
+    --a-commit "$new_commit" --b-commit "$(git rev-parse "$base_rev")" \
     --kind sprt --title "$title" \
     --b "target/sprt/$base_rev" --b-name "base $base_rev" \
     --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
