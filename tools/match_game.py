@@ -106,7 +106,8 @@ def own_book_off(options, announced):
     engine that has the option and was not given it. A match measures the
     engines' play from its openings; an engine's own book would answer in
     its place, and only on hosts that have a book file (Quince's OwnBook
-    is on by default and finds Debian's gnuchess-book where installed).
+    is off by default now, but was on for a while, and other engines'
+    defaults vary; saying it keeps the records explicit).
     A match that wants a book says so: --a-opt OwnBook=true."""
     if "OwnBook" in announced and not any(key.lower() == "ownbook" for key in options):
         return dict(options, OwnBook=False)

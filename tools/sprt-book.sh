@@ -8,12 +8,12 @@
 # No opening book ships with Quince, so the test uses one a user can
 # install. Both sides are REV's engine (built once into target/sprt/REV);
 # the first has `OwnBook=true` and `BookFile=BOOK`, the second
-# `OwnBook=false` (on by default since this test). Every pair starts from
+# `OwnBook=false` (the default again since issue 68: GUIs bring their own books). Every pair starts from
 # the start position (tools/startpos.epd), since the question is whether
 # the book's openings beat the engine's own search from move one; the
 # book's weighted random choice keeps the pairs apart. Settings otherwise
 # those of tools/sprt-vs.sh: 2+0.02, two games at once, adjudication on,
-# GSPRT [0, 10]. OwnBook's default changes to on only on H1. The log is
+# GSPRT [0, 10]. (Its H1 made OwnBook the default for a while; issue 68 turned it off.) The log is
 # reports/sprt/ownbook-REV.jsonl (resumable), its header record
 # reports/data/match-sprt-ownbook-REV.json.
 set -euo pipefail

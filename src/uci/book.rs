@@ -1,18 +1,25 @@
 //! The engine's own opening book: the UCI options `OwnBook` (play from the
-//! book, default on) and `BookFile` (a Polyglot `.bin` file; by default
+//! book, default off) and `BookFile` (a Polyglot `.bin` file; by default
 //! Debian's `gnuchess-book` where it is installed, else none).
 //!
-//! With `OwnBook` on and a book loaded, a `go` whose position is in the
-//! book is answered at once, without a search:
+//! With `OwnBook` on and a book loaded, a `go` that only gives the game's
+//! clocks (`wtime`, `btime`, `winc`, `binc`, `movestogo`) in a book
+//! position is answered at once, without a search:
 //!
 //! ```text
 //! info string book move e2e4 (weight 60 of 100)
 //! bestmove e2e4
 //! ```
 //!
-//! Why on by default: an SPRT of the same build with the book on against
-//! off, from the start position, said H1 (`reports/strength.md`). No book
-//! ships with Quince, so the default `BookFile` is the first of
+//! Why off by default: GUIs and analysis tools bring their own books and
+//! expect every `go` to search and report `info` lines; with the book on
+//! by default, a GUI asking for an evaluation of the start position got a
+//! bare `bestmove`, and only on hosts where an unrelated package happened
+//! to be installed. Today's engines ship with their book off for the same
+//! reason. The book still pays in play (an SPRT of the same build with the
+//! book on against off, from the start position, said H1:
+//! `reports/strength.md`), so a user who wants it sets `OwnBook` to true.
+//! No book ships with Quince, so the default `BookFile` is the first of
 //! [`DEFAULT_BOOK_FILES`] that exists when the engine starts; on a host
 //! without one, `OwnBook` on changes nothing until a `BookFile` is set.
 //! The default book is read at the first `isready` or `go` (not at start,
@@ -23,9 +30,10 @@
 //! seeded with the position's Polyglot key and a count of the book moves
 //! played so far in this engine process: a fresh engine given the same
 //! commands plays the same moves, while repeated probes of one position
-//! vary. `go infinite`, `go ponder`, `go mate`, `go searchmoves` and any
-//! `go` with `MultiPV` above 1 always search (they ask for analysis, or for
-//! a move the book cannot promise).
+//! vary. Every analysis request always searches, book or not: a bare
+//! `go`, and any `go` with `depth`, `nodes`, `movetime`, `mate`,
+//! `infinite`, `ponder` or `searchmoves`, or with `MultiPV` above 1 (they
+//! ask for a search's output, or for a move the book cannot promise).
 //!
 //! A `BookFile` that cannot be read or is not a valid book is reported with
 //! `info string error: ...` and leaves the engine without a book; an empty
@@ -68,7 +76,7 @@ impl Default for OwnBook {
 }
 
 impl OwnBook {
-    /// On, with the first of `candidates` that is a file as the default
+    /// Off, with the first of `candidates` that is a file as the default
     /// `BookFile` (none if none is).
     fn with_default_from(candidates: &[&str]) -> OwnBook {
         let default_file = candidates
@@ -76,7 +84,7 @@ impl OwnBook {
             .find(|path| Path::new(path).is_file())
             .map(|path| path.to_string());
         OwnBook {
-            enabled: true,
+            enabled: false,
             source: default_file.clone().map_or(Source::None, Source::Unread),
             default_file,
             played: 0,
@@ -85,7 +93,7 @@ impl OwnBook {
 
     /// Sends the option lines.
     pub(super) fn announce(&self, out: &Output) {
-        out.line("option name OwnBook type check default true");
+        out.line("option name OwnBook type check default false");
         out.line(&format!(
             "option name BookFile type string default {}",
             self.default_file.as_deref().unwrap_or("<empty>")
@@ -141,7 +149,8 @@ impl OwnBook {
         }
     }
 
-    /// Answers `go` from the book if it can: prints the book move and its
+    /// Answers `go` from the book if it can (only a game-clock `go`, see
+    /// [`plays_a_game_move`]): prints the book move and its
     /// `bestmove` and returns true; returns false when the engine must
     /// search, as for every analysis request (`multi_pv` is the `MultiPV`
     /// option: above 1 asks for several moves, which a book move cannot give).
@@ -156,8 +165,7 @@ impl OwnBook {
         let Source::Loaded(book) = &self.source else {
             return false;
         };
-        let analysis = go.infinite || go.ponder || go.mate.is_some() || !go.searchmoves.is_empty();
-        if !self.enabled || analysis || multi_pv > 1 {
+        if !self.enabled || !plays_a_game_move(go) || multi_pv > 1 {
             return false;
         }
         let seed = position.polyglot_key() ^ self.played.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -178,6 +186,26 @@ impl OwnBook {
         out.line(&bestmove_text(position, entry.mv, None));
         true
     }
+}
+
+/// Whether `go` asks for a move in a game and nothing more: it gives at
+/// least one clock field (`wtime`, `btime`, `winc`, `binc`, `movestogo`,
+/// as the search's own time control reads them) and no limit or option that asks
+/// for a search's output (`depth`, `nodes`, `movetime`, `mate`,
+/// `infinite`, `ponder`, `searchmoves`). A bare `go` is an analysis
+/// request: it searches.
+fn plays_a_game_move(go: &Go) -> bool {
+    let clock = [go.wtime, go.btime, go.winc, go.binc, go.movestogo]
+        .iter()
+        .any(Option::is_some);
+    let analysis = go.depth.is_some()
+        || go.nodes.is_some()
+        || go.movetime.is_some()
+        || go.mate.is_some()
+        || go.infinite
+        || go.ponder
+        || !go.searchmoves.is_empty();
+    clock && !analysis
 }
 
 #[cfg(test)]
@@ -226,8 +254,19 @@ mod tests {
         path.to_string_lossy().into_owned()
     }
 
+    /// A `go` with the game's clocks and nothing else.
+    fn clock_go() -> Go {
+        Go {
+            wtime: Some(60_000),
+            btime: Some(60_000),
+            winc: Some(1_000),
+            binc: Some(1_000),
+            ..Go::default()
+        }
+    }
+
     #[test]
-    fn the_first_existing_default_file_is_announced_and_played_from() {
+    fn the_first_existing_default_file_is_announced_and_played_from_once_on() {
         let file = book_file("default.bin");
         let captured = Captured::default();
         let out = Output::new(Box::new(captured.clone()));
@@ -236,15 +275,21 @@ mod tests {
         assert_eq!(
             captured.take_lines(),
             [
-                "option name OwnBook type check default true".to_string(),
+                "option name OwnBook type check default false".to_string(),
                 format!("option name BookFile type string default {file}"),
             ]
         );
-        // Read at the first probe, silently; MultiPV 2 still searches;
-        // then a book move, no search.
-        assert!(!own.answer(&Position::startpos(), &Go::default(), 2, &out));
+        // Off by default: the engine searches, and the file is not read.
+        assert!(!own.answer(&Position::startpos(), &clock_go(), 1, &out));
+        assert!(matches!(own.source, Source::Unread(_)));
         assert!(captured.take_lines().is_empty());
-        assert!(own.answer(&Position::startpos(), &Go::default(), 1, &out));
+
+        // On: read at the first probe, silently; MultiPV 2 still searches;
+        // then a book move, no search.
+        own.set_option("OwnBook", "true", &out);
+        assert!(!own.answer(&Position::startpos(), &clock_go(), 2, &out));
+        assert!(captured.take_lines().is_empty());
+        assert!(own.answer(&Position::startpos(), &clock_go(), 1, &out));
         assert_eq!(
             captured.take_lines(),
             [
@@ -252,15 +297,14 @@ mod tests {
                 "bestmove d2d4"
             ]
         );
-        // Off: the engine searches.
+        // Off again: the engine searches.
         own.set_option("OwnBook", "false", &out);
-        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
+        assert!(!own.answer(&Position::startpos(), &clock_go(), 1, &out));
 
-        // Turned off before its first use: the default file is not read
-        // (it is gone by then, which would be reported) until it is on again.
+        // Gone before its first use: nothing is reported until the book
+        // is turned on.
         let mut own = OwnBook::with_default_from(&[&file]);
         let _ = std::fs::remove_file(&file);
-        own.set_option("OwnBook", "false", &out);
         own.load_pending(&out);
         assert!(captured.take_lines().is_empty());
         own.set_option("OwnBook", "true", &out);
@@ -273,6 +317,67 @@ mod tests {
     }
 
     #[test]
+    fn every_analysis_request_searches_even_in_the_book() {
+        let file = book_file("analysis.bin");
+        let captured = Captured::default();
+        let out = Output::new(Box::new(captured.clone()));
+        let mut own = OwnBook::with_default_from(&[&file]);
+        own.set_option("OwnBook", "true", &out);
+        let analysis = [
+            Go::default(),
+            Go {
+                depth: Some(3),
+                ..clock_go()
+            },
+            Go {
+                nodes: Some(5000),
+                ..Go::default()
+            },
+            Go {
+                movetime: Some(200),
+                ..Go::default()
+            },
+            Go {
+                mate: Some(2),
+                ..Go::default()
+            },
+            Go {
+                infinite: true,
+                ..Go::default()
+            },
+            Go {
+                ponder: true,
+                ..clock_go()
+            },
+            Go {
+                searchmoves: vec!["d2d4".to_string()],
+                ..clock_go()
+            },
+        ];
+        for go in &analysis {
+            assert!(
+                !own.answer(&Position::startpos(), go, 1, &out),
+                "{go:?} must search"
+            );
+        }
+        assert!(captured.take_lines().is_empty());
+        // Any one clock field makes it a game move.
+        for go in [
+            Go {
+                btime: Some(1000),
+                ..Go::default()
+            },
+            Go {
+                movestogo: Some(20),
+                ..Go::default()
+            },
+        ] {
+            assert!(own.answer(&Position::startpos(), &go, 1, &out), "{go:?}");
+        }
+        let _ = std::fs::remove_file(&file);
+    }
+
+    #[test]
     fn without_a_default_file_there_is_no_book() {
         let captured = Captured::default();
         let out = Output::new(Box::new(captured.clone()));
@@ -282,7 +387,8 @@ mod tests {
             captured.take_lines()[1],
             "option name BookFile type string default <empty>"
         );
-        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
+        own.set_option("OwnBook", "true", &out);
+        assert!(!own.answer(&Position::startpos(), &clock_go(), 1, &out));
         assert!(captured.take_lines().is_empty());
     }
 
@@ -293,6 +399,7 @@ mod tests {
         let captured = Captured::default();
         let out = Output::new(Box::new(captured.clone()));
         let mut own = OwnBook::with_default_from(&[&file]);
+        own.set_option("OwnBook", "true", &out);
         own.load_pending(&out);
         let lines = captured.take_lines();
         assert_eq!(lines.len(), 1, "{lines:?}");
@@ -301,14 +408,15 @@ mod tests {
                 && lines[0].contains("17 bytes"),
             "{lines:?}"
         );
-        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
+        assert!(!own.answer(&Position::startpos(), &clock_go(), 1, &out));
         assert!(captured.take_lines().is_empty(), "reported once");
 
         // Cleared before its first use: never read, so never reported.
         let mut own = OwnBook::with_default_from(&[&file]);
         own.set_option("BookFile", "<empty>", &out);
+        own.set_option("OwnBook", "true", &out);
         own.load_pending(&out);
-        assert!(!own.answer(&Position::startpos(), &Go::default(), 1, &out));
+        assert!(!own.answer(&Position::startpos(), &clock_go(), 1, &out));
         assert!(captured.take_lines().is_empty());
         let _ = std::fs::remove_file(&file);
     }

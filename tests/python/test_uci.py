@@ -43,7 +43,7 @@ class QuinceUci(unittest.TestCase):
         for option in ["Hash", "Clear Hash", "MultiPV", "UCI_Chess960", "Move Overhead", "Threads", "Ponder",
                        "OwnBook", "BookFile"]:
             self.assertIn(option, self.engine.options)
-        self.assertIs(self.engine.options["OwnBook"].default, True)
+        self.assertIs(self.engine.options["OwnBook"].default, False)
         self.engine.configure({"Hash": 32, "Move Overhead": 20})
 
     def test_short_self_play_game(self):

@@ -1,5 +1,6 @@
-//! `OwnBook` and `BookFile`: book moves without a search, the default
-//! Debian book where it is installed, and a bad book reported.
+//! `OwnBook` and `BookFile`: book moves without a search for a game-clock
+//! `go` once the book is turned on, every analysis request searched even
+//! with the default Debian book installed, and a bad book reported.
 
 use crate::harness::*;
 use quince::Position;
@@ -49,7 +50,7 @@ fn own_book_answers_from_the_book_without_searching() {
     let mut seen = Vec::new();
     for _ in 0..12 {
         let started = Instant::now();
-        let lines = engine.go("go depth 10");
+        let lines = engine.go("go wtime 60000 btime 60000 winc 1000 binc 1000");
         assert!(started.elapsed() < Duration::from_secs(5), "{lines:?}");
         assert_eq!(lines.len(), 2, "a book move, no search: {lines:?}");
         let best = assert_legal_answer(&Position::startpos(), &lines);
@@ -72,8 +73,24 @@ fn own_book_answers_from_the_book_without_searching() {
         lines.iter().any(|l| l.starts_with("info depth 3")),
         "{lines:?}"
     );
-    // Analysis requests always search.
+    // Analysis requests always search, in the book too.
     engine.send("position startpos");
+    for go in [
+        "go depth 3",
+        "go nodes 5000",
+        "go movetime 200",
+        "go mate 2",
+    ] {
+        let lines = engine.go(go);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{go}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.contains("book move")),
+            "{go}: {lines:?}"
+        );
+    }
     let lines = engine.go("go depth 2 searchmoves g1f3");
     assert_eq!(best_of(lines.last().unwrap()).0, "g1f3");
     engine.send("setoption name MultiPV value 2");
@@ -84,14 +101,14 @@ fn own_book_answers_from_the_book_without_searching() {
 }
 
 #[test]
-fn own_book_is_on_by_default_with_the_debian_book_where_installed() {
+fn own_book_is_off_by_default_so_every_go_searches_where_the_debian_book_is_installed() {
     let debian = "/usr/share/games/gnuchess/book.bin";
     let installed = std::path::Path::new(debian).is_file();
     let mut engine = Engine::start_with(&[]);
     engine.send("uci");
     let lines = engine.until(|l| l == "uciok");
     assert!(
-        lines.contains(&"option name OwnBook type check default true".to_string()),
+        lines.contains(&"option name OwnBook type check default false".to_string()),
         "{lines:?}"
     );
     let book_file = format!(
@@ -99,18 +116,39 @@ fn own_book_is_on_by_default_with_the_debian_book_where_installed() {
         if installed { debian } else { "<empty>" }
     );
     assert!(lines.contains(&book_file), "{lines:?}");
-    // The default book loads silently.
     assert_eq!(engine.sync(), ["readyok"]);
-    engine.send("position startpos");
-    let lines = engine.go("go depth 3");
-    let best = assert_legal_answer(&Position::startpos(), &lines);
+    // The start position is in the Debian book; with the defaults every
+    // request, a game clock included, is searched.
+    for go in [
+        "go depth 3",
+        "go nodes 5000",
+        "go movetime 100",
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+    ] {
+        engine.send("position startpos");
+        let lines = engine.go(go);
+        assert_legal_answer(&Position::startpos(), &lines);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{go}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.contains("book move")),
+            "{go}: {lines:?}"
+        );
+    }
+    // With the book turned on, only the game clock is answered from it.
     if installed {
+        engine.send("setoption name OwnBook value true");
+        engine.send("position startpos");
+        let lines = engine.go("go wtime 2000 btime 2000 winc 20 binc 20");
+        let best = assert_legal_answer(&Position::startpos(), &lines);
         assert!(
             lines[0].starts_with(&format!("info string book move {best} (weight ")),
             "{lines:?}"
         );
         assert_eq!(lines.len(), 2, "no search: {lines:?}");
-    } else {
+        let lines = engine.go("go depth 3");
         assert!(
             lines.iter().any(|l| l.starts_with("info depth 3")),
             "{lines:?}"

@@ -43,10 +43,9 @@ impl Engine {
         }
     }
 
-    /// An engine with `OwnBook` off: `OwnBook` is on by default, and on a
-    /// host with Debian's `gnuchess-book` the default book would answer
-    /// these tests' searches from book positions. The book's own tests
-    /// turn it on again.
+    /// An engine with `OwnBook` off, said explicitly (it is the default)
+    /// so that these tests keep searching book positions whatever the
+    /// default becomes. The book's own tests turn it on.
     pub(crate) fn start() -> Engine {
         let mut engine = Engine::start_with(&[]);
         engine.send("setoption name OwnBook value false");
