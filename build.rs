@@ -18,21 +18,26 @@
 
 use std::{env, fs, path::PathBuf};
 
-/// Every backend feature, in the order of `quince::sliders::TECHNIQUES`.
-const BACKENDS: [&str; 13] = [
-    "hq",
-    "magic",
-    "pext",
-    "classical",
-    "obstruction",
-    "kindergarten",
-    "plain-magic",
-    "black-magic",
-    "kogge-stone",
-    "dumb7",
-    "simd-fill",
-    "rotated",
-    "hq-bitrev",
+/// Every backend feature with the target features its module needs, in
+/// the order of `every_technique!` in `src/sliders/mod.rs`. A technique
+/// whose target features are missing is left out of `all-sliders`; chosen
+/// alone, it stops the build with a `compile_error!` naming what it needs.
+/// Adding a technique: one line here, one in `every_technique!`, one
+/// feature in `Cargo.toml`.
+const BACKENDS: &[(&str, &[&str])] = &[
+    ("hq", &[]),
+    ("magic", &[]),
+    ("pext", &["bmi2"]),
+    ("classical", &[]),
+    ("obstruction", &[]),
+    ("kindergarten", &[]),
+    ("plain-magic", &[]),
+    ("black-magic", &[]),
+    ("kogge-stone", &[]),
+    ("dumb7", &[]),
+    ("simd-fill", &[]),
+    ("rotated", &[]),
+    ("hq-bitrev", &[]),
 ];
 
 fn feature(name: &str) -> bool {
@@ -44,14 +49,18 @@ fn main() {
     println!("cargo::rerun-if-changed=codegen/src");
     println!("cargo::rerun-if-changed=codegen/data");
     println!("cargo::rerun-if-changed=build.rs");
-    let values = BACKENDS.map(|b| format!("\"{b}\"")).join(", ");
+    let values = BACKENDS
+        .iter()
+        .map(|(b, _)| format!("\"{b}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
     println!("cargo::rustc-check-cfg=cfg(quince_slider, values({values}))");
     println!("cargo::rustc-check-cfg=cfg(quince_compiled, values({values}))");
 
     // Which backend move generation uses.
     let chosen: Vec<&str> = BACKENDS[1..]
         .iter()
-        .copied()
+        .map(|(b, _)| *b)
         .filter(|b| feature(b))
         .collect();
     let active = chosen.first().copied().unwrap_or("hq");
@@ -68,16 +77,34 @@ fn main() {
     // Which backends are compiled: the active one, `hq` (the reference and
     // the default), and with `all-sliders` every one this target can run.
     let target_features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
-    let bmi2 = target_features.split(',').any(|f| f == "bmi2");
+    let target_has = |f: &str| target_features.split(',').any(|t| t == f);
+    let runnable = |needs: &[&str]| needs.iter().all(|f| target_has(f));
     let all = feature("all-sliders");
     let compiled: Vec<&str> = BACKENDS
         .iter()
-        .copied()
-        .filter(|&b| b == active || b == "hq" || (all && (b != "pext" || bmi2)))
+        .filter(|&&(b, needs)| b == active || b == "hq" || (all && runnable(needs)))
+        .map(|(b, _)| *b)
         .collect();
     for b in &compiled {
         println!("cargo::rustc-cfg=quince_compiled=\"{b}\"");
     }
+    // The chosen backend on a target without what it needs: a clear error,
+    // never a wrong count.
+    let (_, needs) = BACKENDS
+        .iter()
+        .find(|(b, _)| *b == active)
+        .expect("the active backend is listed");
+    let missing: Vec<&str> = needs.iter().copied().filter(|f| !target_has(f)).collect();
+    let conflict = conflict.or_else(|| {
+        (!missing.is_empty()).then(|| {
+            format!(
+                "feature `{active}` needs a target with {}: build with \
+                 RUSTFLAGS='-C target-cpu=native' on a CPU that has it (and RUSTDOCFLAGS \
+                 the same for doctests)",
+                missing.join(", ")
+            )
+        })
+    });
 
     let has = |b: &str| compiled.contains(&b);
     let options = codegen::Options {
@@ -100,10 +127,26 @@ fn main() {
     fs::write(out.join("tables.rs"), codegen::emit(options)).expect("OUT_DIR is writable");
     // The selection's verdict, `include!`d by `sliders/mod.rs`: empty, or a
     // `compile_error!` that names the conflicting features.
-    let verdict = match conflict {
+    let mut verdict = match conflict {
         Some(message) => format!("compile_error!({message:?});\n"),
         None => String::new(),
     };
+    // What `all-sliders` leaves out on this target, and why.
+    let left_out: Vec<String> = BACKENDS
+        .iter()
+        .filter(|(_, needs)| !runnable(needs))
+        .map(|(b, needs)| {
+            let missing: Vec<&str> = needs.iter().copied().filter(|f| !target_has(f)).collect();
+            format!("({b:?}, {:?})", missing.join(", "))
+        })
+        .collect();
+    verdict.push_str(&format!(
+        "/// Techniques this target cannot run, with the target features they\n\
+         /// miss: `all-sliders` leaves them out (build with\n\
+         /// `RUSTFLAGS='-C target-cpu=native'` on a CPU that has them).\n\
+         pub const LEFT_OUT: &[(&str, &str)] = &[{}];\n",
+        left_out.join(", ")
+    ));
     fs::write(out.join("slider_selection.rs"), verdict).expect("OUT_DIR is writable");
 
     // The NNUE network: the committed `.qnn` file as a `static`.

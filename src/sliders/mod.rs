@@ -34,59 +34,34 @@
 // naming two conflicting backend features.
 include!(concat!(env!("OUT_DIR"), "/slider_selection.rs"));
 
-#[cfg(quince_compiled = "black-magic")]
-mod black_magic;
-#[cfg(quince_compiled = "classical")]
-mod classical;
-#[cfg(quince_compiled = "dumb7")]
-mod dumb7;
-mod hq;
-#[cfg(quince_compiled = "hq-bitrev")]
-mod hq_bitrev;
-#[cfg(quince_compiled = "kindergarten")]
-mod kindergarten;
-#[cfg(quince_compiled = "kogge-stone")]
-mod kogge_stone;
-#[cfg(quince_compiled = "magic")]
-mod magic;
-#[cfg(quince_compiled = "obstruction")]
-mod obstruction;
-#[cfg(quince_compiled = "pext")]
-mod pext;
-#[cfg(quince_compiled = "plain-magic")]
-mod plain_magic;
-#[cfg(quince_compiled = "rotated")]
-mod rotated;
 #[allow(dead_code)] // only the fill backends use it
 mod shifts;
-#[cfg(quince_compiled = "simd-fill")]
-mod simd_fill;
 
-#[cfg(quince_compiled = "black-magic")]
-pub use black_magic::BlackMagic;
-#[cfg(quince_compiled = "classical")]
-pub use classical::Classical;
-#[cfg(quince_compiled = "dumb7")]
-pub use dumb7::Dumb7;
-pub use hq::Hq;
-#[cfg(quince_compiled = "hq-bitrev")]
-pub use hq_bitrev::HqBitrev;
-#[cfg(quince_compiled = "kindergarten")]
-pub use kindergarten::Kindergarten;
-#[cfg(quince_compiled = "kogge-stone")]
-pub use kogge_stone::KoggeStone;
-#[cfg(quince_compiled = "magic")]
-pub use magic::Magic;
-#[cfg(quince_compiled = "obstruction")]
-pub use obstruction::Obstruction;
-#[cfg(quince_compiled = "pext")]
-pub use pext::Pext;
-#[cfg(quince_compiled = "plain-magic")]
-pub use plain_magic::PlainMagic;
-#[cfg(quince_compiled = "rotated")]
-pub use rotated::Rotated;
-#[cfg(quince_compiled = "simd-fill")]
-pub use simd_fill::SimdFill;
+/// The one list of techniques, in the order of the table above: feature
+/// name, module (one file each), type. `$then` is a macro that receives
+/// the list. Generic code that other crates time per technique (lookup
+/// loops, perft) is instantiated here, into [`COMPILED`].
+/// Adding a technique: its file, one line here, one in `build.rs`'s
+/// `BACKENDS`, one feature in `Cargo.toml`.
+macro_rules! every_technique {
+    ($then:ident) => {
+        $then! {
+            "hq" => hq::Hq,
+            "magic" => magic::Magic,
+            "pext" => pext::Pext,
+            "classical" => classical::Classical,
+            "obstruction" => obstruction::Obstruction,
+            "kindergarten" => kindergarten::Kindergarten,
+            "plain-magic" => plain_magic::PlainMagic,
+            "black-magic" => black_magic::BlackMagic,
+            "kogge-stone" => kogge_stone::KoggeStone,
+            "dumb7" => dumb7::Dumb7,
+            "simd-fill" => simd_fill::SimdFill,
+            "rotated" => rotated::Rotated,
+            "hq-bitrev" => hq_bitrev::HqBitrev,
+        }
+    };
+}
 
 use crate::types::{Bitboard, Square};
 
@@ -113,11 +88,17 @@ pub trait Slider {
     }
 }
 
-/// Declares [`Active`] for the selected backend and [`COMPILED`] for the
-/// compiled ones, from one list of (feature, type).
-macro_rules! backends {
-    ($($name:literal => $ty:ident,)*) => {
+/// Declares each compiled technique's module, re-exports its type, and
+/// declares [`Active`] for the selected backend and [`COMPILED`] for the
+/// compiled ones, from [`every_technique!`]'s list.
+macro_rules! declare_techniques {
+    ($($name:literal => $module:ident :: $ty:ident,)*) => {
         $(
+            #[cfg(quince_compiled = $name)]
+            mod $module;
+            #[cfg(quince_compiled = $name)]
+            pub use $module::$ty;
+
             /// The backend move generation uses (see the module docs).
             #[cfg(quince_slider = $name)]
             pub type Active = $ty;
@@ -136,24 +117,14 @@ macro_rules! backends {
                 },
             )*
         ];
+
+        /// Every technique's feature name, compiled here or not (the
+        /// build leaves out those whose target features are missing).
+        pub const ALL_NAMES: &[&str] = &[$($name),*];
     };
 }
 
-backends! {
-    "hq" => Hq,
-    "magic" => Magic,
-    "pext" => Pext,
-    "classical" => Classical,
-    "obstruction" => Obstruction,
-    "kindergarten" => Kindergarten,
-    "plain-magic" => PlainMagic,
-    "black-magic" => BlackMagic,
-    "kogge-stone" => KoggeStone,
-    "dumb7" => Dumb7,
-    "simd-fill" => SimdFill,
-    "rotated" => Rotated,
-    "hq-bitrev" => HqBitrev,
-}
+every_technique!(declare_techniques);
 
 /// A compiled backend, callable by name (see [`COMPILED`]).
 #[derive(Clone, Copy, Debug)]
@@ -260,17 +231,20 @@ mod tests {
         }
     }
 
-    /// `all-sliders` compiles every backend (PEXT only where BMI2 is on).
+    /// `all-sliders` compiles every technique the target can run, and
+    /// [`LEFT_OUT`] names the others.
     #[cfg(feature = "all-sliders")]
     #[test]
     fn all_sliders_compiles_every_backend() {
-        let expected = if cfg!(target_feature = "bmi2") {
-            13
-        } else {
-            12
-        };
         let names: Vec<_> = COMPILED.iter().map(|b| b.name).collect();
-        assert_eq!(names.len(), expected, "{names:?}");
+        for name in ALL_NAMES {
+            let left_out = LEFT_OUT.iter().any(|(n, _)| n == name);
+            assert_ne!(names.contains(name), left_out, "{name}: {names:?}");
+        }
+        assert_eq!(names.len() + LEFT_OUT.len(), ALL_NAMES.len());
+        if cfg!(target_feature = "bmi2") {
+            assert!(names.contains(&"pext"));
+        }
     }
 
     /// The trait's generic path (what move generation calls) agrees with
