@@ -6,6 +6,7 @@
 
 use super::legal::Context;
 use crate::position::Position;
+use crate::sliders::Slider;
 use crate::tables::{castling_empty, castling_king_path};
 use crate::types::{Bitboard, Color, Piece};
 
@@ -29,7 +30,7 @@ pub(super) fn castling_candidates(pos: &Position, cx: &Context) -> Bitboard {
 /// the back rank (a Chess960 rook can shield its own king's path), and then
 /// the exact test runs.
 #[inline]
-pub(super) fn castling_targets(
+pub(super) fn castling_targets<A: Slider>(
     pos: &Position,
     cx: &Context,
     candidates: Bitboard,
@@ -45,7 +46,7 @@ pub(super) fn castling_targets(
             (king_path & attacked).is_empty()
         } else {
             let lifted = cx.occupied ^ Bitboard::from_square(cx.king) ^ Bitboard::from_square(rook);
-            king_path_is_safe(pos, cx.us.flip(), king_path, lifted)
+            king_path_is_safe::<A>(pos, cx.us.flip(), king_path, lifted)
         };
         if safe {
             to |= Bitboard::from_square(rook);
@@ -64,8 +65,13 @@ pub(super) fn castling_targets(
 /// fewer instructions in full-make perft with PEXT, though more with magic
 /// (`reports/archive/speed-2026-11-23-evening.md`).
 #[inline(never)]
-fn king_path_is_safe(pos: &Position, them: Color, king_path: Bitboard, lifted: Bitboard) -> bool {
+fn king_path_is_safe<A: Slider>(
+    pos: &Position,
+    them: Color,
+    king_path: Bitboard,
+    lifted: Bitboard,
+) -> bool {
     !king_path
         .into_iter()
-        .any(|sq| pos.is_attacked(sq, them, lifted))
+        .any(|sq| pos.is_attacked_with::<A>(sq, them, lifted))
 }

@@ -29,7 +29,7 @@
 use super::castling::{castling_candidates, castling_targets};
 use super::{MoveList, PieceMoves, promotion_rank};
 use crate::position::{CheckInfo, Position};
-use crate::sliders::{bishop_attacks, rook_attacks};
+use crate::sliders::{Active, Slider};
 use crate::tables::{between, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::types::{Bitboard, Color, Piece, Square};
 
@@ -81,7 +81,7 @@ impl Context {
 /// `true` to stop early; `generate` then returns `true`.
 #[inline]
 pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, visit: F) -> bool {
-    generate_into(pos, &mut Batches(visit))
+    generate_into::<Active, _>(pos, &mut Batches(visit))
 }
 
 /// Every legal move of `pos`, appended to `list`.
@@ -93,7 +93,15 @@ pub fn generate<F: FnMut(PieceMoves) -> bool>(pos: &Position, visit: F) -> bool 
 /// one or two moves (`reports/archive/speed-2026-11-23-day.md`).
 #[inline]
 pub fn fill_list(pos: &Position, list: &mut MoveList) {
-    generate_into(pos, list);
+    generate_into::<Active, _>(pos, list);
+}
+
+/// [`fill_list`] with the sliding attacks of technique `A` rather than
+/// the active one: the lab times every technique inside this generator
+/// from one build (`sliders::COMPILED`).
+#[inline]
+pub fn fill_list_with<A: Slider>(pos: &Position, list: &mut MoveList) {
+    generate_into::<A, _>(pos, list);
 }
 
 /// Where [`generate_into`] puts the moves it finds.
@@ -140,10 +148,10 @@ impl Sink for MoveList {
 /// compile-time constant, each pawn's shifts, start and promotion ranks and
 /// attack table need no select on it.
 #[inline(always)]
-pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
+pub(crate) fn generate_into<A: Slider, S: Sink>(pos: &Position, sink: &mut S) -> bool {
     match pos.side_to_move() {
-        Color::White => generate_for::<S, true, false>(pos, sink),
-        Color::Black => generate_for::<S, false, false>(pos, sink),
+        Color::White => generate_for::<A, S, true, false>(pos, sink),
+        Color::Black => generate_for::<A, S, false, false>(pos, sink),
     }
 }
 
@@ -154,8 +162,8 @@ pub(crate) fn generate_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
 #[inline]
 pub(crate) fn generate_tactical_into<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     match pos.side_to_move() {
-        Color::White => generate_for::<S, true, true>(pos, sink),
-        Color::Black => generate_for::<S, false, true>(pos, sink),
+        Color::White => generate_for::<Active, S, true, true>(pos, sink),
+        Color::Black => generate_for::<Active, S, false, true>(pos, sink),
     }
 }
 
@@ -163,7 +171,7 @@ pub(crate) fn generate_tactical_into<S: Sink>(pos: &Position, sink: &mut S) -> b
 /// with `TACTICAL`, captures and promotions only (a separate copy, so the
 /// full generator that perft runs is unchanged).
 #[inline(always)]
-fn generate_for<S: Sink, const WHITE: bool, const TACTICAL: bool>(
+fn generate_for<A: Slider, S: Sink, const WHITE: bool, const TACTICAL: bool>(
     pos: &Position,
     sink: &mut S,
 ) -> bool {
@@ -185,9 +193,9 @@ fn generate_for<S: Sink, const WHITE: bool, const TACTICAL: bool>(
             })
     };
     let (king_steps, castles) = if TACTICAL {
-        (king_captures(pos, &cx), Bitboard::EMPTY)
+        (king_captures::<A>(pos, &cx), Bitboard::EMPTY)
     } else {
-        king_moves(pos, &cx)
+        king_moves::<A>(pos, &cx)
     };
     if emit(sink, Piece::King, cx.king, king_steps, false) {
         return true;
@@ -222,7 +230,7 @@ fn generate_for<S: Sink, const WHITE: bool, const TACTICAL: bool>(
         } else {
             Piece::Bishop
         };
-        let to = pin_mask(&cx, from) & bishop_attacks(from, cx.occupied) & target;
+        let to = pin_mask(&cx, from) & A::bishop(from, cx.occupied) & target;
         if emit(sink, piece, from, to, false) {
             return true;
         }
@@ -233,7 +241,7 @@ fn generate_for<S: Sink, const WHITE: bool, const TACTICAL: bool>(
         } else {
             Piece::Rook
         };
-        let to = pin_mask(&cx, from) & rook_attacks(from, cx.occupied) & target;
+        let to = pin_mask(&cx, from) & A::rook(from, cx.occupied) & target;
         if emit(sink, piece, from, to, false) {
             return true;
         }
@@ -261,7 +269,7 @@ fn generate_for<S: Sink, const WHITE: bool, const TACTICAL: bool>(
             return true;
         }
     }
-    for from in en_passant_capturers(pos, &cx) {
+    for from in en_passant_capturers::<A>(pos, &cx) {
         if let Some(ep) = pos.en_passant()
             && emit(sink, Piece::Pawn, from, Bitboard::from_square(ep), false)
         {
@@ -343,9 +351,16 @@ fn pawn_sets<S: Sink, const TACTICAL: bool>(cx: &Context, free: Bitboard, sink: 
 /// (Gigantua's idea; callgrind, PEXT: see `reports/`).
 #[inline]
 pub fn count(pos: &Position) -> u64 {
+    count_with::<Active>(pos)
+}
+
+/// [`count`] with the sliding attacks of technique `A` (see
+/// [`fill_list_with`]).
+#[inline]
+pub fn count_with<A: Slider>(pos: &Position) -> u64 {
     match pos.side_to_move() {
-        Color::White => count_for::<true>(pos, None),
-        Color::Black => count_for::<false>(pos, None),
+        Color::White => count_for::<A, true>(pos, None),
+        Color::Black => count_for::<A, false>(pos, None),
     }
 }
 
@@ -354,7 +369,7 @@ pub fn count(pos: &Position) -> u64 {
 /// children of moves that cannot have changed either (see
 /// `perft::strategy::LeafCounter`), which skip the scan of the king's lines.
 #[inline]
-pub(crate) fn count_unchecked_with_pins(pos: &Position, pinned: Bitboard) -> u64 {
+pub(crate) fn count_unchecked_with_pins<A: Slider>(pos: &Position, pinned: Bitboard) -> u64 {
     debug_assert_eq!(
         pos.check_info(),
         CheckInfo {
@@ -363,8 +378,8 @@ pub(crate) fn count_unchecked_with_pins(pos: &Position, pinned: Bitboard) -> u64
         }
     );
     match pos.side_to_move() {
-        Color::White => count_for::<true>(pos, Some(pinned)),
-        Color::Black => count_for::<false>(pos, Some(pinned)),
+        Color::White => count_for::<A, true>(pos, Some(pinned)),
+        Color::Black => count_for::<A, false>(pos, Some(pinned)),
     }
 }
 
@@ -379,7 +394,7 @@ pub(crate) fn count_unchecked_with_pins(pos: &Position, pinned: Bitboard) -> u64
 /// on position 6 (alternating runs;
 /// `reports/archive/speed-2026-11-23-evening.md`).
 #[inline(always)]
-fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) -> u64 {
+fn count_for<A: Slider, const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) -> u64 {
     let us = if WHITE { Color::White } else { Color::Black };
     let cx = match known_pins {
         Some(pinned) => Context::with_info(
@@ -392,7 +407,7 @@ fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) ->
         ),
         None => Context::new(pos, us),
     };
-    let (king_steps, castles) = king_moves(pos, &cx);
+    let (king_steps, castles) = king_moves::<A>(pos, &cx);
     let mut n = king_steps.len() + castles.len();
     if cx.checkers.has_several() {
         return n as u64;
@@ -423,25 +438,30 @@ fn count_for<const WHITE: bool>(pos: &Position, known_pins: Option<Bitboard>) ->
     let orthogonal = pos.colored(us, Piece::Rook) | queens;
     // Pinned pieces (rare): one at a time along their pin line.
     if cx.pinned.is_nonempty() {
-        n += pinned_moves(&cx, pawns, diagonal, orthogonal);
+        n += pinned_moves::<A>(&cx, pawns, diagonal, orthogonal);
     }
     for from in diagonal & free {
-        n += (bishop_attacks(from, cx.occupied) & cx.target).len();
+        n += (A::bishop(from, cx.occupied) & cx.target).len();
     }
     for from in orthogonal & free {
-        n += (rook_attacks(from, cx.occupied) & cx.target).len();
+        n += (A::rook(from, cx.occupied) & cx.target).len();
     }
     for from in pos.colored(us, Piece::Knight) & free {
         n += (knight_attacks(from) & cx.target).len();
     }
-    n += en_passant_capturers(pos, &cx).len();
+    n += en_passant_capturers::<A>(pos, &cx).len();
     n as u64
 }
 
 /// The moves of the pinned pieces among `pawns`, `diagonal` (bishops and
 /// queens) and `orthogonal` (rooks and queens), each along its pin line.
 #[inline(always)]
-fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: Bitboard) -> u32 {
+fn pinned_moves<A: Slider>(
+    cx: &Context,
+    pawns: Bitboard,
+    diagonal: Bitboard,
+    orthogonal: Bitboard,
+) -> u32 {
     let us = cx.us;
     let empty = !cx.occupied;
     let last = promotion_rank(us);
@@ -450,10 +470,10 @@ fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: B
         let pin = line(cx.king, from);
         let mut to = Bitboard::EMPTY;
         if diagonal.contains(from) {
-            to |= bishop_attacks(from, cx.occupied);
+            to |= A::bishop(from, cx.occupied);
         }
         if orthogonal.contains(from) {
-            to |= rook_attacks(from, cx.occupied);
+            to |= A::rook(from, cx.occupied);
         }
         if pawns.contains(from) {
             let one = forward(us, Bitboard::from_square(from)) & empty;
@@ -477,7 +497,7 @@ fn pinned_moves(cx: &Context, pawns: Bitboard, diagonal: Bitboard, orthogonal: B
 /// are to move), `pinned` are its pinned pieces and `attacked` the
 /// squares next to its king and on its castling paths that we attack
 /// (its king lifted off the board), which the caller has found already.
-pub(crate) fn settled_replies(
+pub(crate) fn settled_replies<A: Slider>(
     pos: &Position,
     them: Color,
     pinned: Bitboard,
@@ -494,14 +514,14 @@ pub(crate) fn settled_replies(
     let mut n = (king_attacks(cx.king) & !cx.own & !attacked).len();
     let castles = castling_candidates(pos, &cx);
     if castles.is_nonempty() {
-        n += castling_targets(pos, &cx, castles, attacked).len();
+        n += castling_targets::<A>(pos, &cx, castles, attacked).len();
     }
     for from in pos.colored(them, Piece::Knight) & !pinned {
         n += (knight_attacks(from) & cx.target).len();
     }
     if pinned.is_nonempty() {
         let queens = pos.colored(them, Piece::Queen);
-        n += pinned_moves(
+        n += pinned_moves::<A>(
             &cx,
             pos.colored(them, Piece::Pawn),
             pos.colored(them, Piece::Bishop) | queens,
@@ -556,10 +576,10 @@ pub(crate) fn pawn_captures(us: Color, pawns: Bitboard) -> (Bitboard, Bitboard) 
 /// pieces answers all king steps and castling paths at once, instead of
 /// one attack test per square.
 #[inline(always)]
-fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
+fn enemy_attacks<A: Slider>(pos: &Position, cx: &Context) -> Bitboard {
     let them = cx.us.flip();
     let queens = pos.colored(them, Piece::Queen);
-    attacks_of(
+    attacks_of::<A>(
         them,
         pos.colored(them, Piece::Pawn),
         pos.colored(them, Piece::Knight),
@@ -573,7 +593,7 @@ fn enemy_attacks(pos: &Position, cx: &Context) -> Bitboard {
 /// Every square `color`'s pieces attack, the pieces given as sets (so a
 /// caller may move one first), the sliders seeing through `occupied`.
 #[inline(always)]
-pub(crate) fn attacks_of(
+pub(crate) fn attacks_of<A: Slider>(
     color: Color,
     pawns: Bitboard,
     knights: Bitboard,
@@ -588,10 +608,10 @@ pub(crate) fn attacks_of(
         attacked |= knight_attacks(knight);
     }
     for slider in diagonal {
-        attacked |= bishop_attacks(slider, occupied);
+        attacked |= A::bishop(slider, occupied);
     }
     for slider in orthogonal {
-        attacked |= rook_attacks(slider, occupied);
+        attacked |= A::rook(slider, occupied);
     }
     attacked
 }
@@ -600,7 +620,7 @@ pub(crate) fn attacks_of(
 /// enemy's attacks; those are computed only if some king move is possible
 /// at all, which in most positions it is not.
 #[inline(always)]
-fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
+fn king_moves<A: Slider>(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
     let steps = king_attacks(cx.king) & !cx.own;
     let castles = if cx.checkers.is_empty() {
         castling_candidates(pos, cx)
@@ -615,13 +635,13 @@ fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
         let lifted = cx.occupied ^ Bitboard::from_square(cx.king);
         let step = steps
             .first()
-            .filter(|&to| !pos.is_attacked(to, cx.us.flip(), lifted));
+            .filter(|&to| !pos.is_attacked_with::<A>(to, cx.us.flip(), lifted));
         return (step.map(Bitboard::from_square).unwrap_or_default(), castles);
     }
-    let attacked = enemy_attacks(pos, cx);
+    let attacked = enemy_attacks::<A>(pos, cx);
     (
         steps & !attacked,
-        castling_targets(pos, cx, castles, attacked),
+        castling_targets::<A>(pos, cx, castles, attacked),
     )
 }
 
@@ -629,11 +649,11 @@ fn king_moves(pos: &Position, cx: &Context) -> (Bitboard, Bitboard) {
 /// capturable enemy piece next to it, kept if the square is not defended
 /// with the king lifted off its own square (so a slider's x-ray counts).
 #[inline]
-fn king_captures(pos: &Position, cx: &Context) -> Bitboard {
+fn king_captures<A: Slider>(pos: &Position, cx: &Context) -> Bitboard {
     let lifted = cx.occupied ^ Bitboard::from_square(cx.king);
     let mut captures = Bitboard::EMPTY;
     for to in king_attacks(cx.king) & cx.enemy {
-        if !pos.is_attacked(to, cx.us.flip(), lifted) {
+        if !pos.is_attacked_with::<A>(to, cx.us.flip(), lifted) {
             captures |= Bitboard::from_square(to);
         }
     }
@@ -642,13 +662,13 @@ fn king_captures(pos: &Position, cx: &Context) -> Bitboard {
 
 /// The pawns that may legally capture en passant.
 #[inline]
-fn en_passant_capturers(pos: &Position, cx: &Context) -> Bitboard {
+fn en_passant_capturers<A: Slider>(pos: &Position, cx: &Context) -> Bitboard {
     let Some(ep) = pos.en_passant() else {
         return Bitboard::EMPTY;
     };
     let mut legal = Bitboard::EMPTY;
     for from in pawn_attacks(cx.us.flip(), ep) & pos.colored(cx.us, Piece::Pawn) {
-        if en_passant_is_legal(pos, cx, from, ep) {
+        if en_passant_is_legal::<A>(pos, cx, from, ep) {
             legal |= Bitboard::from_square(from);
         }
     }
@@ -658,7 +678,7 @@ fn en_passant_capturers(pos: &Position, cx: &Context) -> Bitboard {
 /// Plays the capture on a scratch occupancy and asks whether the king is
 /// attacked afterwards. Handles every e.p. subtlety at once: pins along
 /// ranks and diagonals, capturing the checking pawn, and blocking a check.
-fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -> bool {
+fn en_passant_is_legal<A: Slider>(pos: &Position, cx: &Context, from: Square, ep: Square) -> bool {
     let them = cx.enemy;
     let king = cx.king;
     let victim = Bitboard::from_square(Square::from_coords(ep.file(), from.rank()));
@@ -670,6 +690,6 @@ fn en_passant_is_legal(pos: &Position, cx: &Context, from: Square, ep: Square) -
         & them
         & !victim;
     steppers.is_empty()
-        && (rook_attacks(king, occupied) & rooks).is_empty()
-        && (bishop_attacks(king, occupied) & bishops).is_empty()
+        && (A::rook(king, occupied) & rooks).is_empty()
+        && (A::bishop(king, occupied) & bishops).is_empty()
 }

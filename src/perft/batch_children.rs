@@ -11,15 +11,16 @@
 use crate::movegen::PieceMoves;
 use crate::movegen::legal::{Sink, generate_into};
 use crate::position::{BatchMaker, Position};
+use crate::sliders::Slider;
 use crate::types::{Bitboard, Piece};
 
 /// Makes every legal move of `pos` and returns how many there are: full-make
 /// perft at depth 1 with copy-make.
 #[inline(always)]
-pub(crate) fn make_leaves(pos: &Position) -> u64 {
+pub(crate) fn make_leaves<A: Slider>(pos: &Position) -> u64 {
     // Each made leaf is kept observable, so that the optimiser cannot drop
     // the make as dead code.
-    for_each_child(pos, |child| {
+    for_each_child::<A, _>(pos, |child| {
         std::hint::black_box(child);
     })
 }
@@ -27,14 +28,14 @@ pub(crate) fn make_leaves(pos: &Position) -> u64 {
 /// Calls `visit` with every child of `pos` (one per legal move, made by
 /// the batch); returns how many there are.
 #[inline(always)]
-pub(crate) fn for_each_child<F: FnMut(&mut Position)>(pos: &Position, visit: F) -> u64 {
+pub(crate) fn for_each_child<A: Slider, F: FnMut(&mut Position)>(pos: &Position, visit: F) -> u64 {
     let mut maker = ChildMaker {
         maker: BatchMaker::new(pos),
         pos,
         visit,
         nodes: 0,
     };
-    generate_into(pos, &mut maker);
+    generate_into::<A, _>(pos, &mut maker);
     maker.nodes
 }
 
@@ -94,7 +95,9 @@ mod tests {
         for fen in suite_fens() {
             for pos in with_children(fen) {
                 let mut batched = Vec::new();
-                let n = for_each_child(&pos, |child| batched.push(child.clone()));
+                let n = for_each_child::<crate::sliders::Active, _>(&pos, |child| {
+                    batched.push(child.clone())
+                });
                 let mut expected: Vec<Position> = legal_moves(&pos)
                     .iter()
                     .map(|&mv| pos.play_unchecked(mv))

@@ -11,10 +11,11 @@ pub mod hash;
 pub mod split;
 pub mod stats;
 pub mod strategy;
+pub mod techniques;
 pub mod threads;
 
 pub use stats::{Stats, perft_stats};
-pub use strategy::{CopyMake, KingCapture, Legal, MakeStyle, Pseudo, Strategy, Unmake};
+pub use strategy::{CopyMake, KingCapture, Legal, LegalWith, MakeStyle, Pseudo, Strategy, Unmake};
 
 use crate::movegen::MoveList;
 use crate::movegen::legal::fill_list;

@@ -16,14 +16,18 @@
 //! by side (the lab's point is comparing them), and they share the two
 //! make styles and the legal strategy's leaf counter defined here.
 
-use crate::movegen::legal::{Sink, count_unchecked_with_pins, fill_list, generate_into};
+use crate::movegen::legal::{
+    Sink, count_unchecked_with_pins, count_with, fill_list_with, generate_into,
+};
 use crate::movegen::pseudo::{CastlingCheck, castling_refutation_squares, generate_pseudo};
 use crate::movegen::replies::Replies;
-use crate::movegen::{MoveList, PieceMoves, count_legal};
+use crate::movegen::{MoveList, PieceMoves};
 use crate::movegen::{PROMOTIONS, pawn_origin};
 use crate::position::Position;
+use crate::sliders::{Active, Slider};
 use crate::tables::{bishop_rays, rook_rays};
 use crate::types::{Bitboard, Move, Piece, Square};
+use core::marker::PhantomData;
 
 // The run-time choice by name lives in `by_name`; its items stay
 // reachable here, where they were first published.
@@ -101,20 +105,25 @@ pub trait Strategy {
     fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList;
 }
 
-/// Legal generation with check and pin masks.
-pub struct Legal;
+/// Legal generation with check and pin masks, with the active sliding
+/// attacks ([`crate::sliders::Active`]).
+pub type Legal = LegalWith<Active>;
+/// Legal generation with the sliding attacks of technique `A`: the lab
+/// runs this generator with every compiled technique from one build
+/// ([`crate::sliders::COMPILED`]); [`Legal`] is it with the active one.
+pub struct LegalWith<A: Slider>(PhantomData<A>);
 /// Pseudo-legal generation plus a king-attack test after making.
 pub struct Pseudo;
 /// micro-Max's king-capture scheme.
 pub struct KingCapture;
 
-impl Strategy for Legal {
+impl<A: Slider> Strategy for LegalWith<A> {
     const NAME: &'static str = "legal";
 
     fn perft<M: MakeStyle>(pos: &mut Position, depth: u32) -> u64 {
         match depth {
             0 => 1,
-            1 => count_legal(pos),
+            1 => count_with::<A>(pos),
             // The parent of the leaves, with copy-make: make each move straight
             // from the generator's batches, so no move list is built and
             // nothing is unmade (fewer instructions per node than listing
@@ -125,8 +134,8 @@ impl Strategy for Legal {
             // The child is made for counting only (bitboards and state, no
             // key or board array: `Position::with_counting_child`).
             2 if M::COPIES => {
-                let mut counter = LeafCounter::new(pos);
-                generate_into(pos, &mut counter);
+                let mut counter = LeafCounter::<A>::new(pos);
+                generate_into::<A, _>(pos, &mut counter);
                 counter.nodes
             }
             // Above the leaf parents, with copy-make: the children made by
@@ -136,7 +145,7 @@ impl Strategy for Legal {
             // less time (callgrind; alternating runs, AMD EPYC Zen 4).
             _ if M::COPIES => {
                 let mut nodes = 0;
-                super::batch_children::for_each_child(pos, |child| {
+                super::batch_children::for_each_child::<A, _>(pos, |child| {
                     nodes += Self::perft::<M>(child, depth - 1)
                 });
                 nodes
@@ -144,7 +153,7 @@ impl Strategy for Legal {
             _ => {
                 // Filled in place, as in `perft_full`: see there.
                 let mut moves = MoveList::new();
-                fill_list(pos, &mut moves);
+                fill_list_with::<A>(pos, &mut moves);
                 let mut nodes = 0;
                 for &mv in moves.iter() {
                     nodes += M::with_child(pos, mv, |child| Self::perft::<M>(child, depth - 1));
@@ -159,13 +168,13 @@ impl Strategy for Legal {
             0 => 1,
             // Leaves with copy-make: made by the generator's batch, from
             // what a parent's children share (`batch_children`).
-            1 if M::COPIES => super::batch_children::make_leaves(pos),
+            1 if M::COPIES => super::batch_children::make_leaves::<A>(pos),
             _ => {
                 // Filled in place rather than returned by `legal_moves`:
                 // with the generator's copy per colour, the returned list
                 // was copied (`memcpy`), 2-3 % more instructions per node.
                 let mut moves = MoveList::new();
-                fill_list(pos, &mut moves);
+                fill_list_with::<A>(pos, &mut moves);
                 let mut nodes = 0;
                 for &mv in moves.iter() {
                     nodes +=
@@ -178,7 +187,7 @@ impl Strategy for Legal {
 
     fn legal_moves<M: MakeStyle>(pos: &mut Position) -> MoveList {
         let mut list = MoveList::new();
-        fill_list(pos, &mut list);
+        fill_list_with::<A>(pos, &mut list);
         list
     }
 }
@@ -201,16 +210,16 @@ impl Strategy for Legal {
 /// lowered the instructions per node on all six standard positions
 /// (`reports/archive/speed-2026-11-23-zen5-late.md`).
 #[inline(always)]
-fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
+fn sum_over_batch<A: Slider>(counter: &LeafCounter<A>, batch: PieceMoves) -> u64 {
     let pos = counter.pos;
     let mut sum = 0;
     if batch.promotes {
-        batch.for_each_move(|mv| sum += count_leaves(pos, mv, batch.piece));
+        batch.for_each_move(|mv| sum += count_leaves::<A>(pos, mv, batch.piece));
     } else if batch.piece == Piece::Pawn {
         // Pinned pawns and e.p. only (the others come as sets): rare, and
         // e.p. removes a pawn the shortcut does not look at.
         for to in batch.to {
-            sum += count_leaves(pos, Move::new(batch.from, to, None), batch.piece);
+            sum += count_leaves::<A>(pos, Move::new(batch.from, to, None), batch.piece);
         }
     } else {
         // A castling move lands its rook off the move's squares: not for
@@ -221,7 +230,7 @@ fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
         for to in batch.to {
             let mv = Move::new(batch.from, to, None);
             sum += if castles {
-                count_leaves(pos, mv, batch.piece)
+                count_leaves::<A>(pos, mv, batch.piece)
             } else {
                 counter.count_after(mv, batch.piece)
             };
@@ -247,7 +256,7 @@ fn sum_over_batch(counter: &LeafCounter, batch: PieceMoves) -> u64 {
 /// ([`count_unchecked_with_pins`]). Most of those, and some of the rest
 /// after an exact scan, are not made at all: [`Replies`] counts the
 /// opponent's replies from what all our moves share (two-ply counting).
-struct LeafCounter<'a> {
+struct LeafCounter<'a, A: Slider> {
     pos: &'a Position,
     nodes: u64,
     /// Every square on a rook or bishop line from the opponent's king
@@ -258,12 +267,12 @@ struct LeafCounter<'a> {
     sniper_lines: Bitboard,
     /// The opponent's replies most moves share (two-ply counting); also
     /// the opponent's pins and where our knight or pawn would give check.
-    replies: Replies,
+    replies: Replies<A>,
 }
 
-impl<'a> LeafCounter<'a> {
+impl<'a, A: Slider> LeafCounter<'a, A> {
     #[inline(always)]
-    fn new(pos: &'a Position) -> LeafCounter<'a> {
+    fn new(pos: &'a Position) -> LeafCounter<'a, A> {
         let them = pos.side_to_move().flip();
         let king = pos.king(them);
         // One walk gives both the lines and the opponent's pins (a lone
@@ -295,22 +304,23 @@ impl<'a> LeafCounter<'a> {
                 return n;
             }
             let pins = self.replies.their_pins;
-            self.pos
-                .with_counting_child(mv, piece, |child| count_unchecked_with_pins(child, pins))
+            self.pos.with_counting_child(mv, piece, |child| {
+                count_unchecked_with_pins::<A>(child, pins)
+            })
         } else if let Some(n) = self.replies.after::<true>(piece, mv.from(), mv.to()) {
             n
         } else {
-            count_leaves(self.pos, mv, piece)
+            count_leaves::<A>(self.pos, mv, piece)
         }
     }
 }
 
-impl Sink for LeafCounter<'_> {
+impl<A: Slider> Sink for LeafCounter<'_, A> {
     const PAWN_SETS: bool = true;
 
     #[inline(always)]
     fn batch(&mut self, batch: PieceMoves) -> bool {
-        self.nodes += sum_over_batch(self, batch);
+        self.nodes += sum_over_batch::<A>(self, batch);
         false
     }
 
@@ -319,7 +329,7 @@ impl Sink for LeafCounter<'_> {
         for to in targets {
             let from = pawn_origin(to, offset);
             if promotes {
-                self.nodes += count_promotions(self.pos, from, to);
+                self.nodes += count_promotions::<A>(self.pos, from, to);
             } else {
                 let mv = Move::new(from, to, None);
                 self.nodes += self.count_after(mv, Piece::Pawn);
@@ -330,17 +340,17 @@ impl Sink for LeafCounter<'_> {
 
 /// [`count_leaves`] summed over the four promotions from `from` to `to`.
 #[inline(never)]
-fn count_promotions(pos: &Position, from: Square, to: Square) -> u64 {
+fn count_promotions<A: Slider>(pos: &Position, from: Square, to: Square) -> u64 {
     PROMOTIONS
         .into_iter()
-        .map(|piece| count_leaves(pos, Move::new(from, to, Some(piece)), Piece::Pawn))
+        .map(|piece| count_leaves::<A>(pos, Move::new(from, to, Some(piece)), Piece::Pawn))
         .sum()
 }
 
 /// Bulk perft at a leaf parent: the number of legal moves after `mv`.
 #[inline(always)]
-fn count_leaves(pos: &Position, mv: Move, piece: Piece) -> u64 {
-    pos.with_counting_child(mv, piece, count_legal)
+fn count_leaves<A: Slider>(pos: &Position, mv: Move, piece: Piece) -> u64 {
+    pos.with_counting_child(mv, piece, count_with::<A>)
 }
 
 /// Whether the side that just moved left its king attacked in `child`.

@@ -7,6 +7,7 @@ use super::castling::{CastleSide, back_rank};
 use super::sliders_attack;
 use super::zobrist::{BLACK_TO_MOVE, castling_key, en_passant_key, piece_key};
 use super::{Castling, Position};
+use crate::sliders::Active;
 use crate::tables::{knight_attacks, pawn_attacks};
 use crate::types::{Bitboard, Color, Move, Piece, Square};
 
@@ -131,7 +132,7 @@ impl Position {
             }
             Piece::King => false,
         };
-        direct || sliders_attack(king, occupied, straight, diagonal)
+        direct || sliders_attack::<Active>(king, occupied, straight, diagonal)
     }
 
     /// The kind of piece `mv` moves; a pawn if `from` is empty, which only

@@ -33,7 +33,7 @@ pub use make::Undo;
 pub use play::IllegalMove;
 pub use status::GameStatus;
 
-use crate::sliders::{bishop_attacks, rook_attacks};
+use crate::sliders::{Active, Slider, bishop_attacks, rook_attacks};
 use crate::tables::{between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays};
 use crate::types::{Bitboard, Color, Piece, Square};
 use std::fmt;
@@ -80,16 +80,16 @@ pub struct CheckInfo {
 /// Shared by [`Position::is_attacked`] and `gives_check` (the child's
 /// sliders, known before the move is made).
 #[inline(always)]
-pub(crate) fn sliders_attack(
+pub(crate) fn sliders_attack<A: Slider>(
     square: Square,
     occupied: Bitboard,
     straight: Bitboard,
     diagonal: Bitboard,
 ) -> bool {
     ((rook_rays(square) & straight).is_nonempty()
-        && (rook_attacks(square, occupied) & straight).is_nonempty())
+        && (A::rook(square, occupied) & straight).is_nonempty())
         || ((bishop_rays(square) & diagonal).is_nonempty()
-            && (bishop_attacks(square, occupied) & diagonal).is_nonempty())
+            && (A::bishop(square, occupied) & diagonal).is_nonempty())
 }
 
 /// What one walk of the lines from a king to the enemy sliders on them
@@ -276,6 +276,18 @@ impl Position {
     /// Whether `by` attacks `square` when `occupied` are the blockers.
     #[inline]
     pub fn is_attacked(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        self.is_attacked_with::<Active>(square, by, occupied)
+    }
+
+    /// [`Position::is_attacked`] with the sliding attacks of technique `A`
+    /// (the lab's generator for every technique in one build).
+    #[inline]
+    pub fn is_attacked_with<A: Slider>(
+        &self,
+        square: Square,
+        by: Color,
+        occupied: Bitboard,
+    ) -> bool {
         let them = self.color(by);
         let rooks = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & them;
         let bishops = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & them;
@@ -283,7 +295,7 @@ impl Position {
         (knight_attacks(square) & self.pieces(Piece::Knight) & them).is_nonempty()
             || (pawn_attacks(by.flip(), square) & self.pieces(Piece::Pawn) & them).is_nonempty()
             || (king_attacks(square) & self.pieces(Piece::King) & them).is_nonempty()
-            || sliders_attack(square, occupied, rooks, bishops)
+            || sliders_attack::<A>(square, occupied, rooks, bishops)
     }
 
     /// Checkers and pinned pieces for the side to move.

@@ -34,6 +34,7 @@
 // naming two conflicting backend features.
 include!(concat!(env!("OUT_DIR"), "/slider_selection.rs"));
 
+pub mod lookups;
 #[allow(dead_code)] // only the fill backends use it
 mod shifts;
 
@@ -114,6 +115,7 @@ macro_rules! declare_techniques {
                     table_bytes: <$ty as Slider>::TABLE_BYTES,
                     rook: <$ty as Slider>::rook,
                     bishop: <$ty as Slider>::bishop,
+                    queens: lookups::queens::<$ty>,
                 },
             )*
         ];
@@ -126,6 +128,10 @@ macro_rules! declare_techniques {
 
 every_technique!(declare_techniques);
 
+/// The list, for other modules of the crate that instantiate generic code
+/// per technique (perft's [`crate::perft::techniques`]).
+pub(crate) use every_technique;
+
 /// A compiled backend, callable by name (see [`COMPILED`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Compiled {
@@ -137,6 +143,9 @@ pub struct Compiled {
     pub rook: fn(Square, Bitboard) -> Bitboard,
     /// Its bishop attacks.
     pub bishop: fn(Square, Bitboard) -> Bitboard,
+    /// The isolated view: [`lookups::queens`] instantiated for it (one
+    /// call through the pointer, the lookups inlined inside).
+    pub queens: fn(&[(Square, Bitboard)], u64) -> u64,
 }
 
 /// The name of the active backend, e.g. `"hq"` or `"magic"`.

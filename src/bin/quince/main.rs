@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 mod bench_cmd;
 mod datagen_cmd;
 mod eval_cmd;
+mod lookups_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod pgn_cmd;
@@ -55,6 +56,9 @@ enum Command {
     Pgn(pgn_cmd::PgnArgs),
     /// List a position's legal moves in UCI and SAN (`e2e4 e4`, `g1f3 Nf3`).
     Moves(moves_cmd::MovesArgs),
+    /// Lab: time one sliding-attack technique's queen lookups in isolation.
+    #[command(long_about = lookups_cmd::LONG_ABOUT)]
+    Lookups(lookups_cmd::LookupsArgs),
 }
 
 #[derive(Args)]
@@ -96,6 +100,13 @@ pub struct PerftArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Lab: count with this sliding-attack technique instead of the one the
+    /// build chose (legal generation, copy-make, one thread, no table). It
+    /// must be compiled in: build with `--features all-sliders` (and
+    /// `RUSTFLAGS='-C target-cpu=native'` for those needing BMI2, AVX2,
+    /// AVX-512 or GFNI).
+    #[arg(long, value_name = "NAME")]
+    pub technique: Option<String>,
     #[command(flatten)]
     pub scale: ScaleArgs,
 }
@@ -248,6 +259,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => eval_cmd::run(&args),
         Some(Command::Pgn(args)) => pgn_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),
+        Some(Command::Lookups(args)) => lookups_cmd::run(&args),
         // GUIs start engines without arguments.
         Some(Command::Uci) | None => Ok(uci_cmd::run()),
     };

@@ -6,9 +6,10 @@ use quince::Position;
 use quince::perft::hash::{CountTable, HashOptions, Pages, StatsTable};
 use quince::perft::stats::{Stats, markdown_table, perft_stats_by_name};
 use quince::perft::strategy::divide_by_name;
+use quince::perft::techniques;
 use quince::perft::threads::{Divide, Progress, Settings, StatsJob, dispatch, resolve_threads};
 use quince::position::STARTPOS_FEN;
-use quince::sliders::{ACTIVE, ACTIVE_TABLE_BYTES};
+use quince::sliders::{ACTIVE, ACTIVE_TABLE_BYTES, ALL_NAMES, COMPILED, LEFT_OUT};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -77,6 +78,9 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
         pos.make(mv);
     }
     let threads = threads_of(&args.scale)?;
+    if let Some(name) = &args.technique {
+        return run_technique(args, name, depth, threads, &pos);
+    }
     if args.stats {
         return run_stats(args, depth, threads, &mut pos);
     }
@@ -155,6 +159,74 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, UserError> {
             args.make,
             if bulk { "bulk" } else { "no-bulk" },
             scale_note(threads, args.scale.hash)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `perft --technique NAME`: the lab's one-build path, the legal
+/// generator instantiated for a compiled technique (`perft::techniques`).
+/// Only the plain single-threaded count: the options that would choose
+/// another path are refused rather than ignored.
+fn run_technique(
+    args: &PerftArgs,
+    name: &str,
+    depth: u32,
+    threads: usize,
+    pos: &Position,
+) -> Result<ExitCode, UserError> {
+    let technique = techniques::find(name).ok_or_else(|| {
+        let compiled: Vec<_> = techniques::TECHNIQUES.iter().map(|t| t.name).collect();
+        let why = match LEFT_OUT.iter().find(|(n, _)| *n == name) {
+            Some((_, missing)) => format!(
+                " (it needs {missing}: build with RUSTFLAGS='-C target-cpu=native' on a CPU that has it)"
+            ),
+            None if ALL_NAMES.contains(&name) => {
+                " (build with --features all-sliders to compile every technique)".to_string()
+            }
+            None => format!(" (known: {})", ALL_NAMES.join(", ")),
+        };
+        UserError(format!(
+            "--technique {name}: not compiled into this build{why}; compiled: {}",
+            compiled.join(", ")
+        ))
+    })?;
+    let refused = [
+        (args.legality != "legal", "--legality other than legal"),
+        (args.make != "copy", "--make other than copy"),
+        (threads != 1, "--threads other than 1"),
+        (args.scale.hash != 0, "--hash"),
+        (args.stats, "--stats"),
+        (args.divide, "--divide"),
+    ];
+    if let Some((_, what)) = refused.iter().find(|(on, _)| *on) {
+        return Err(UserError(format!(
+            "--technique runs the plain count only (legal, copy-make, one thread): {what} is not supported with it"
+        )));
+    }
+    let bulk = !args.no_bulk;
+    let start = Instant::now();
+    let nodes = if bulk {
+        (technique.bulk)(pos, depth)
+    } else {
+        (technique.full)(pos, depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let table_bytes = COMPILED
+        .iter()
+        .find(|c| c.name == technique.name)
+        .map_or(0, |c| c.table_bytes);
+    if args.json {
+        let mut object = base_json(args, depth, threads, pos, nodes, seconds, bulk);
+        object["slider"] = json!(technique.name);
+        object["slider_table_bytes"] = json!(table_bytes);
+        println!("{object}");
+    } else {
+        println!(
+            "perft {depth} = {nodes}  ({seconds:.3} s, {:.1} Mnodes/s, slider {}, legality legal, make copy, {})",
+            mnps(nodes, seconds),
+            technique.name,
+            if bulk { "bulk" } else { "no-bulk" },
         );
     }
     Ok(ExitCode::SUCCESS)

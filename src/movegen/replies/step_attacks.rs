@@ -4,7 +4,7 @@
 
 use crate::movegen::legal::pawn_captures;
 use crate::position::Position;
-use crate::sliders::{bishop_attacks, rook_attacks};
+use crate::sliders::Slider;
 use crate::tables::{king_attacks, knight_attacks};
 use crate::types::{Bitboard, Piece};
 
@@ -34,7 +34,7 @@ impl StepAttacks {
     /// settled count takes its king moves from them too: one pass over
     /// our pieces per leaf parent, not two.
     #[inline(always)]
-    pub(super) fn new(
+    pub(super) fn new<A: Slider>(
         pos: &Position,
         diagonal: Bitboard,
         orthogonal: Bitboard,
@@ -63,10 +63,10 @@ impl StepAttacks {
             add(knight_attacks(knight));
         }
         for slider in diagonal {
-            add(bishop_attacks(slider, lifted));
+            add(A::bishop(slider, lifted));
         }
         for slider in orthogonal {
-            add(rook_attacks(slider, lifted));
+            add(A::rook(slider, lifted));
         }
         add(king_attacks(pos.king(us)));
         StepAttacks {

@@ -54,7 +54,7 @@ fn shortcut_counts_match_made_children() {
         let fen = pos.fen();
         let them = pos.side_to_move().flip();
         let pins = pos.sniper_lines(them).pinned;
-        let replies = Replies::new(&pos, pins);
+        let replies = Replies::<crate::sliders::Active>::new(&pos, pins);
         generate(&pos, |batch| {
             for mv in batch.moves() {
                 // Captures included; castling, e.p. and promotions not.
