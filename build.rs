@@ -30,6 +30,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("pext", &["bmi2"]),
     ("classical", &[]),
     ("obstruction", &[]),
+    ("sbamg", &[]),
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),

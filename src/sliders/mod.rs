@@ -7,6 +7,7 @@
 //! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 841 KiB |
 //! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
 //! | `obstruction` | `Obstruction` | obstruction difference: `upper ^ (upper - highest lower blocker)` per line | 4 KiB |
+//! | `sbamg` | `Sbamg` | subtraction-based attack mask generation: `o ^ (o - 3cbn)`, one subtraction per line with the line's low end set | 2 KiB |
 //! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
 //! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
@@ -51,6 +52,7 @@ macro_rules! every_technique {
             "pext" => pext::Pext,
             "classical" => classical::Classical,
             "obstruction" => obstruction::Obstruction,
+            "sbamg" => sbamg::Sbamg,
             "kindergarten" => kindergarten::Kindergarten,
             "plain-magic" => plain_magic::PlainMagic,
             "black-magic" => black_magic::BlackMagic,
