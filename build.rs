@@ -31,6 +31,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("classical", &[]),
     ("obstruction", &[]),
     ("sbamg", &[]),
+    ("slide-arithmetic", &[]),
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),
