@@ -32,6 +32,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("obstruction", &[]),
     ("sbamg", &[]),
     ("slide-arithmetic", &[]),
+    ("leorik", &[]),
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),
