@@ -33,6 +33,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("sbamg", &[]),
     ("slide-arithmetic", &[]),
     ("leorik", &[]),
+    ("qbb", &[]),
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),
