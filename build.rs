@@ -34,6 +34,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("slide-arithmetic", &[]),
     ("leorik", &[]),
     ("qbb", &[]),
+    ("bitrotation", &[]),
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),

@@ -11,6 +11,7 @@
 //! | `slide-arithmetic` | `SlideArithmetic` | per line, `blsmsk` of the blockers above XOR a shifted all-ones mask below the highest blocker below | 2 KiB |
 //! | `leorik` | `Leorik` | Leorik's line masks: ranks and files by shifts, diagonals looked up, one below-mask shared by both lines | 1 KiB |
 //! | `qbb` | `Qbb` | QBBEngine: edge sentinels make the first blocker each way a bit scan; two shifted lines cut the segment | none |
+//! | `bitrotation` | `Bitrotation` | `(o - r) ^ rev(rev(o) - rev(r))` on four lines whose masks are computed from the square | none |
 //! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
 //! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
@@ -59,6 +60,7 @@ macro_rules! every_technique {
             "slide-arithmetic" => slide_arithmetic::SlideArithmetic,
             "leorik" => leorik::Leorik,
             "qbb" => qbb::Qbb,
+            "bitrotation" => bitrotation::Bitrotation,
             "kindergarten" => kindergarten::Kindergarten,
             "plain-magic" => plain_magic::PlainMagic,
             "black-magic" => black_magic::BlackMagic,
