@@ -35,6 +35,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("leorik", &[]),
     ("qbb", &[]),
     ("bitrotation", &[]),
+    ("genetic-obstruction", &[]),
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),

@@ -12,6 +12,7 @@
 //! | `leorik` | `Leorik` | Leorik's line masks: ranks and files by shifts, diagonals looked up, one below-mask shared by both lines | 1 KiB |
 //! | `qbb` | `Qbb` | QBBEngine: edge sentinels make the first blocker each way a bit scan; two shifted lines cut the segment | none |
 //! | `bitrotation` | `Bitrotation` | `(o - r) ^ rev(rev(o) - rev(r))` on four lines whose masks are computed from the square | none |
+//! | `genetic-obstruction` | `GeneticObstruction` | machine-found obstruction difference: one 48-byte row per square, the slider's square cancelled by XOR | 3 KiB |
 //! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
 //! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
@@ -61,6 +62,7 @@ macro_rules! every_technique {
             "leorik" => leorik::Leorik,
             "qbb" => qbb::Qbb,
             "bitrotation" => bitrotation::Bitrotation,
+            "genetic-obstruction" => genetic_obstruction::GeneticObstruction,
             "kindergarten" => kindergarten::Kindergarten,
             "plain-magic" => plain_magic::PlainMagic,
             "black-magic" => black_magic::BlackMagic,
