@@ -6,13 +6,16 @@
 //! against independent references in the engine's own tests.
 
 pub mod black_magics;
+pub mod genetic_obstruction;
 pub mod geometry;
 pub mod kindergarten;
+pub mod leorik;
 pub mod magics;
 pub mod network;
 pub mod polyglot;
 pub mod rays;
 pub mod rotated;
+pub mod slide_arithmetic;
 
 use geometry::*;
 use proc_macro2::{Literal, TokenStream};
@@ -177,7 +180,8 @@ fn zobrist_tables() -> TokenStream {
 
 /// Which optional tables to emit: the magic-style slider tables are large
 /// (0.7-2.3 MiB each), so only the compiled backends' tables are generated.
-/// The small ones (rays, kindergarten, rotated: 4 KiB each) always are.
+/// The small ones (rays, kindergarten, rotated, slide arithmetic, Leorik,
+/// genetic obstruction: 1-8 KiB each) always are.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
     pub magic: bool,
@@ -195,11 +199,17 @@ pub fn tokens(options: Options) -> TokenStream {
     let rays = rays::tables();
     let kindergarten = kindergarten::tables();
     let rotated = rotated::tables();
+    let slide_arithmetic = slide_arithmetic::tables();
+    let leorik = leorik::tables();
+    let genetic_obstruction = genetic_obstruction::tables();
     let magic = options.magic.then(magics::magic_tables);
     let pext = options.pext.then(magics::pext_tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
-    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black);
+    let sliders = quote!(
+        #rays #kindergarten #rotated #slide_arithmetic #leorik #genetic_obstruction
+        #magic #pext #plain #black
+    );
     quote! {
         #geometry
         #zobrist

@@ -7,6 +7,12 @@
 //! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 841 KiB |
 //! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
 //! | `obstruction` | `Obstruction` | obstruction difference: `upper ^ (upper - highest lower blocker)` per line | 4 KiB |
+//! | `sbamg` | `Sbamg` | subtraction-based attack mask generation: `o ^ (o - 3cbn)`, one subtraction per line with the line's low end set | 2 KiB |
+//! | `slide-arithmetic` | `SlideArithmetic` | per line, `blsmsk` of the blockers above XOR a shifted all-ones mask below the highest blocker below | 2 KiB |
+//! | `leorik` | `Leorik` | Leorik's line masks: ranks and files by shifts, diagonals looked up, one below-mask shared by both lines | 1 KiB |
+//! | `qbb` | `Qbb` | QBBEngine: edge sentinels make the first blocker each way a bit scan; two shifted lines cut the segment | none |
+//! | `bitrotation` | `Bitrotation` | `(o - r) ^ rev(rev(o) - rev(r))` on four lines whose masks are computed from the square | none |
+//! | `genetic-obstruction` | `GeneticObstruction` | machine-found obstruction difference: one 48-byte row per square, the slider's square cancelled by XOR | 3 KiB |
 //! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
 //! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
@@ -52,6 +58,12 @@ macro_rules! every_technique {
             "pext" => pext::Pext,
             "classical" => classical::Classical,
             "obstruction" => obstruction::Obstruction,
+            "sbamg" => sbamg::Sbamg,
+            "slide-arithmetic" => slide_arithmetic::SlideArithmetic,
+            "leorik" => leorik::Leorik,
+            "qbb" => qbb::Qbb,
+            "bitrotation" => bitrotation::Bitrotation,
+            "genetic-obstruction" => genetic_obstruction::GeneticObstruction,
             "kindergarten" => kindergarten::Kindergarten,
             "plain-magic" => plain_magic::PlainMagic,
             "black-magic" => black_magic::BlackMagic,
