@@ -186,9 +186,9 @@ fn zobrist_tables() -> TokenStream {
 pub struct Options {
     pub magic: bool,
     pub pext: bool,
-    /// The u16 PEXT/PDEP tables (210 KiB).
+    /// The u16 PEXT/PDEP tables (212 KiB).
     pub pext_pdep: bool,
-    /// The split-PEXT line tables (17 KiB).
+    /// The split-PEXT line tables (19 KiB).
     pub split_pext: bool,
     /// The SISSY queen table (1 MiB).
     pub sissy: bool,
