@@ -28,6 +28,11 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("hq", &[]),
     ("magic", &[]),
     ("pext", &["bmi2"]),
+    ("pext-emulated", &[]),
+    ("pext-pdep", &["bmi2"]),
+    ("split-pext", &["bmi2"]),
+    ("sissy", &[]),
+    ("kindergarten-super-sissy", &[]),
     ("classical", &[]),
     ("obstruction", &[]),
     ("sbamg", &[]),
@@ -115,7 +120,12 @@ fn main() {
     let has = |b: &str| compiled.contains(&b);
     let options = codegen::Options {
         magic: has("magic"),
-        pext: has("pext"),
+        // The emulated backend reads the same tables as `pext`.
+        pext: has("pext") || has("pext-emulated"),
+        pext_pdep: has("pext-pdep"),
+        split_pext: has("split-pext"),
+        sissy: has("sissy"),
+        kindergarten_super_sissy: has("kindergarten-super-sissy"),
         plain_magic: has("plain-magic"),
         black_magic: has("black-magic"),
     };

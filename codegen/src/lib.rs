@@ -9,13 +9,17 @@ pub mod black_magics;
 pub mod genetic_obstruction;
 pub mod geometry;
 pub mod kindergarten;
+pub mod kindergarten_super_sissy;
 pub mod leorik;
 pub mod magics;
 pub mod network;
+pub mod pext_pdep;
 pub mod polyglot;
 pub mod rays;
 pub mod rotated;
+pub mod sissy;
 pub mod slide_arithmetic;
+pub mod split_pext;
 
 use geometry::*;
 use proc_macro2::{Literal, TokenStream};
@@ -186,6 +190,14 @@ fn zobrist_tables() -> TokenStream {
 pub struct Options {
     pub magic: bool,
     pub pext: bool,
+    /// The u16 PEXT/PDEP tables (212 KiB).
+    pub pext_pdep: bool,
+    /// The split-PEXT line tables (19 KiB).
+    pub split_pext: bool,
+    /// The SISSY queen table (1 MiB).
+    pub sissy: bool,
+    /// The kindergarten super SISSY per-square tables (128 KiB).
+    pub kindergarten_super_sissy: bool,
     pub plain_magic: bool,
     pub black_magic: bool,
 }
@@ -204,11 +216,17 @@ pub fn tokens(options: Options) -> TokenStream {
     let genetic_obstruction = genetic_obstruction::tables();
     let magic = options.magic.then(magics::magic_tables);
     let pext = options.pext.then(magics::pext_tables);
+    let pext_pdep = options.pext_pdep.then(pext_pdep::tables);
+    let split_pext = options.split_pext.then(split_pext::tables);
+    let sissy = options.sissy.then(sissy::tables);
+    let kgssb = options
+        .kindergarten_super_sissy
+        .then(kindergarten_super_sissy::tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
     let sliders = quote!(
         #rays #kindergarten #rotated #slide_arithmetic #leorik #genetic_obstruction
-        #magic #pext #plain #black
+        #magic #pext #pext_pdep #split_pext #sissy #kgssb #plain #black
     );
     quote! {
         #geometry

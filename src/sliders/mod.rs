@@ -5,6 +5,11 @@
 //! | `hq` (default) | [`Hq`] | hyperbola quintessence: `o - 2s` on a line, byte-swapped for the other direction; ranks by lookup; both diagonals in one SSE register | 5 KiB |
 //! | `magic` | `Magic` | fancy magic bitboards: `(occ & mask) * magic >> shift`, per-square blocks packed end to end | 841 KiB |
 //! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 841 KiB |
+//! | `pext-emulated` | `PextEmulated` | the PEXT tables, indexed by a software PEXT (a loop over the mask's bits): no BMI2 needed | 841 KiB |
+//! | `pext-pdep` | `PextPdep` | PEXT index into attack sets stored as `u16` on the square's rays, expanded by `PDEP` (BMI2 targets only) | 212 KiB |
+//! | `split-pext` | `SplitPext` | one PEXT per file and diagonal into small per-line tables, ranks by shift (BMI2 targets only) | 19 KiB |
+//! | `sissy` | `Sissy` | SISSY: per square and rank byte, the queen's attacks with only that rank occupied; the AND of eight lookups | 1 MiB |
+//! | `kindergarten-super-sissy` | `KindergartenSuperSissy` | kindergarten multiplies index per-square line tables that need no mask or shift | 128 KiB |
 //! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
 //! | `obstruction` | `Obstruction` | obstruction difference: `upper ^ (upper - highest lower blocker)` per line | 4 KiB |
 //! | `sbamg` | `Sbamg` | subtraction-based attack mask generation: `o ^ (o - 3cbn)`, one subtraction per line with the line's low end set | 2 KiB |
@@ -56,6 +61,11 @@ macro_rules! every_technique {
             "hq" => hq::Hq,
             "magic" => magic::Magic,
             "pext" => pext::Pext,
+            "pext-emulated" => pext_emulated::PextEmulated,
+            "pext-pdep" => pext_pdep::PextPdep,
+            "split-pext" => split_pext::SplitPext,
+            "sissy" => sissy::Sissy,
+            "kindergarten-super-sissy" => kindergarten_super_sissy::KindergartenSuperSissy,
             "classical" => classical::Classical,
             "obstruction" => obstruction::Obstruction,
             "sbamg" => sbamg::Sbamg,

@@ -1,0 +1,64 @@
+//! SISSY bitboards ("Split Index Sub Set Yielding"): the occupancy is split
+//! into its eight rank bytes, and for each square and rank a table gives
+//! the queen's attacks as if only that rank's byte were occupied.
+//!
+//! Each entry is a superset of the true attacks (blockers on other ranks
+//! are ignored), and a blocker on a rank removes exactly the squares behind
+//! it, which the true attacks lack too. So the AND of the eight entries is
+//! the exact queen attack set, and masking it with the empty-board rook or
+//! bishop rays (disjoint sets) gives each piece's attacks: one shared queen
+//! table serves both.
+//!
+//! Published by Michael Sherwin (talkchess 2020,
+//! <http://www.talkchess.com/forum3/viewtopic.php?f=7&t=73083>; see
+//! <https://www.chessprogramming.org/SISSY_Bitboards>).
+//!
+//! Tables: `SISSY_QUEEN[square][rank][byte]`, 1 MiB (plus the 1 KiB of
+//! rays): L2 on a CPU with 2 MiB of it, else L3. Each lookup touches eight
+//! cache lines, so this backend is bound by memory, not arithmetic.
+//!
+//! Instructions: none (shifts, loads, ANDs); every target runs it.
+
+use super::Slider;
+use crate::tables::generated as g;
+use crate::types::{Bitboard, Square};
+use core::mem::size_of_val;
+
+/// SISSY bitboards: the AND of eight rank-byte lookups (1 MiB of tables).
+pub struct Sissy;
+
+/// Queen attacks from `square`: the AND over the eight ranks of the
+/// attacks with only that rank's byte of `occupied`.
+#[inline(always)]
+fn queen_attacks(square: usize, occupied: u64) -> u64 {
+    let per_rank = &g::SISSY_QUEEN[square];
+    let mut attacks = !0;
+    for (rank, table) in per_rank.iter().enumerate() {
+        attacks &= table[usize::from((occupied >> (rank * 8)) as u8)];
+    }
+    attacks
+}
+
+impl Slider for Sissy {
+    const NAME: &'static str = "sissy";
+    const TABLE_BYTES: usize =
+        size_of_val(&g::SISSY_QUEEN) + size_of_val(&g::ROOK_RAYS) + size_of_val(&g::BISHOP_RAYS);
+
+    #[inline]
+    fn rook(square: Square, occupied: Bitboard) -> Bitboard {
+        let s = square.index();
+        Bitboard(queen_attacks(s, occupied.0) & g::ROOK_RAYS[s])
+    }
+
+    #[inline]
+    fn bishop(square: Square, occupied: Bitboard) -> Bitboard {
+        let s = square.index();
+        Bitboard(queen_attacks(s, occupied.0) & g::BISHOP_RAYS[s])
+    }
+
+    /// The table holds queen attacks: one pass of eight lookups.
+    #[inline]
+    fn queen(square: Square, occupied: Bitboard) -> Bitboard {
+        Bitboard(queen_attacks(square.index(), occupied.0))
+    }
+}
