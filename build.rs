@@ -38,6 +38,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("simd-fill", &[]),
     ("rotated", &[]),
     ("hq-bitrev", &[]),
+    ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
 ];
 
 fn feature(name: &str) -> bool {

@@ -6,6 +6,7 @@
 //! against independent references in the engine's own tests.
 
 pub mod black_magics;
+pub mod galois_field;
 pub mod geometry;
 pub mod kindergarten;
 pub mod magics;
@@ -195,11 +196,13 @@ pub fn tokens(options: Options) -> TokenStream {
     let rays = rays::tables();
     let kindergarten = kindergarten::tables();
     let rotated = rotated::tables();
+    let galois_field = galois_field::tables();
     let magic = options.magic.then(magics::magic_tables);
     let pext = options.pext.then(magics::pext_tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
-    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black);
+    let sliders =
+        quote!(#rays #kindergarten #rotated #galois_field #magic #pext #plain #black);
     quote! {
         #geometry
         #zobrist

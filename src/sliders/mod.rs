@@ -15,6 +15,7 @@
 //! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
 //! | `rotated` | `Rotated` | rotated-bitboard lookups on occupancies transposed and pseudo-rotated per call | 4.5 KiB |
 //! | `hq-bitrev` | `HqBitrev` | hyperbola quintessence on all four lines with `reverse_bits` (no rank table) | 2 KiB |
+//! | `galois-field` | `GaloisField` | hyperbola quintessence with GFNI bit reversal, both directions of two (queen: four) lines in one AVX-512/AVX2 register (AVX2, AVX-512F/BW, GFNI targets only) | 2 KiB |
 //!
 //! **Choosing one** (decided in `build.rs`, the one place): every backend
 //! is a Cargo feature of the same name. `hq` is the default and yields to
@@ -59,6 +60,7 @@ macro_rules! every_technique {
             "simd-fill" => simd_fill::SimdFill,
             "rotated" => rotated::Rotated,
             "hq-bitrev" => hq_bitrev::HqBitrev,
+            "galois-field" => galois_field::GaloisField,
         }
     };
 }
