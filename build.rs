@@ -39,6 +39,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("rotated", &[]),
     ("hq-bitrev", &[]),
     ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
+    ("avx512-fill", &["avx512f", "avx512vl"]),
 ];
 
 fn feature(name: &str) -> bool {

@@ -16,6 +16,7 @@
 //! | `rotated` | `Rotated` | rotated-bitboard lookups on occupancies transposed and pseudo-rotated per call | 4.5 KiB |
 //! | `hq-bitrev` | `HqBitrev` | hyperbola quintessence on all four lines with `reverse_bits` (no rank table) | 2 KiB |
 //! | `galois-field` | `GaloisField` | hyperbola quintessence with GFNI bit reversal, both directions of two (queen: four) lines in one AVX-512/AVX2 register (AVX2, AVX-512F/BW, GFNI targets only) | 2 KiB |
+//! | `avx512-fill` | `Avx512Fill` | Kogge-Stone by per-lane rotates: four directions in one AVX-512VL register, a queen's eight in one 512-bit register (AVX-512F/VL targets only) | none |
 //!
 //! **Choosing one** (decided in `build.rs`, the one place): every backend
 //! is a Cargo feature of the same name. `hq` is the default and yields to
@@ -61,6 +62,7 @@ macro_rules! every_technique {
             "rotated" => rotated::Rotated,
             "hq-bitrev" => hq_bitrev::HqBitrev,
             "galois-field" => galois_field::GaloisField,
+            "avx512-fill" => avx512_fill::Avx512Fill,
         }
     };
 }
