@@ -40,6 +40,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("hq-bitrev", &[]),
     ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
     ("avx512-fill", &["avx512f", "avx512vl"]),
+    ("avx2-shift", &["avx2"]),
 ];
 
 fn feature(name: &str) -> bool {
