@@ -41,6 +41,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
     ("avx512-fill", &["avx512f", "avx512vl"]),
     ("avx2-shift", &["avx2"]),
+    ("switch", &[]),
 ];
 
 fn feature(name: &str) -> bool {
