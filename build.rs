@@ -42,6 +42,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("avx512-fill", &["avx512f", "avx512vl"]),
     ("avx2-shift", &["avx2"]),
     ("switch", &[]),
+    ("bob-mike", &[]),
 ];
 
 fn feature(name: &str) -> bool {

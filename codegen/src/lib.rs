@@ -6,6 +6,7 @@
 //! against independent references in the engine's own tests.
 
 pub mod black_magics;
+pub mod bob_mike;
 pub mod galois_field;
 pub mod geometry;
 pub mod kindergarten;
@@ -197,12 +198,13 @@ pub fn tokens(options: Options) -> TokenStream {
     let kindergarten = kindergarten::tables();
     let rotated = rotated::tables();
     let galois_field = galois_field::tables();
+    let bob_mike = bob_mike::tables();
     let magic = options.magic.then(magics::magic_tables);
     let pext = options.pext.then(magics::pext_tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
     let sliders =
-        quote!(#rays #kindergarten #rotated #galois_field #magic #pext #plain #black);
+        quote!(#rays #kindergarten #rotated #galois_field #bob_mike #magic #pext #plain #black);
     quote! {
         #geometry
         #zobrist
