@@ -49,6 +49,11 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("simd-fill", &[]),
     ("rotated", &[]),
     ("hq-bitrev", &[]),
+    ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
+    ("avx512-fill", &["avx512f", "avx512vl"]),
+    ("avx2-shift", &["avx2"]),
+    ("switch", &[]),
+    ("bob-mike", &[]),
 ];
 
 fn feature(name: &str) -> bool {

@@ -6,6 +6,8 @@
 //! against independent references in the engine's own tests.
 
 pub mod black_magics;
+pub mod bob_mike;
+pub mod galois_field;
 pub mod genetic_obstruction;
 pub mod geometry;
 pub mod kindergarten;
@@ -214,6 +216,8 @@ pub fn tokens(options: Options) -> TokenStream {
     let slide_arithmetic = slide_arithmetic::tables();
     let leorik = leorik::tables();
     let genetic_obstruction = genetic_obstruction::tables();
+    let galois_field = galois_field::tables();
+    let bob_mike = bob_mike::tables();
     let magic = options.magic.then(magics::magic_tables);
     let pext = options.pext.then(magics::pext_tables);
     let pext_pdep = options.pext_pdep.then(pext_pdep::tables);
@@ -226,6 +230,7 @@ pub fn tokens(options: Options) -> TokenStream {
     let black = options.black_magic.then(black_magics::tables);
     let sliders = quote!(
         #rays #kindergarten #rotated #slide_arithmetic #leorik #genetic_obstruction
+        #galois_field #bob_mike
         #magic #pext #pext_pdep #split_pext #sissy #kgssb #plain #black
     );
     quote! {

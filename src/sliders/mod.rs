@@ -26,6 +26,11 @@
 //! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
 //! | `rotated` | `Rotated` | rotated-bitboard lookups on occupancies transposed and pseudo-rotated per call | 4.5 KiB |
 //! | `hq-bitrev` | `HqBitrev` | hyperbola quintessence on all four lines with `reverse_bits` (no rank table) | 2 KiB |
+//! | `galois-field` | `GaloisField` | hyperbola quintessence with GFNI bit reversal, both directions of two (queen: four) lines in one AVX-512/AVX2 register (AVX2, AVX-512F/BW, GFNI targets only) | 2 KiB |
+//! | `avx512-fill` | `Avx512Fill` | Kogge-Stone by per-lane rotates: four directions in one AVX-512VL register, a queen's eight in one 512-bit register (AVX-512F/VL targets only) | none |
+//! | `avx2-shift` | `Avx2Shift` | the slider's bit walks four rays one square per step, seven steps, in one AVX2 register (AVX2 targets only) | none |
+//! | `switch` | `Switch` | a `match` on the square into straight-line per-square code testing each ray square's in-between mask | none |
+//! | `bob-mike` | `BobMike` | classical rays indexed by bit scans directly (65-row tables, no sentinel), one XOR per piece | 5 KiB |
 //!
 //! **Choosing one** (decided in `build.rs`, the one place): every backend
 //! is a Cargo feature of the same name. `hq` is the default and yields to
@@ -82,6 +87,11 @@ macro_rules! every_technique {
             "simd-fill" => simd_fill::SimdFill,
             "rotated" => rotated::Rotated,
             "hq-bitrev" => hq_bitrev::HqBitrev,
+            "galois-field" => galois_field::GaloisField,
+            "avx512-fill" => avx512_fill::Avx512Fill,
+            "avx2-shift" => avx2_shift::Avx2Shift,
+            "switch" => switch::Switch,
+            "bob-mike" => bob_mike::BobMike,
         }
     };
 }
