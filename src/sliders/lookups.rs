@@ -1,4 +1,5 @@
-//! The isolated view of a technique: queen lookups (rook | bishop, as the
+//! The isolated view of a technique: queen lookups ([`Slider::queen`]:
+//! rook | bishop, or the technique's own queen where it has one, as the
 //! reference comparison Gigantua/Chess_Movegen counts them) over a fixed
 //! pseudo-random set of squares and occupancies, outside any move
 //! generator.
@@ -46,7 +47,7 @@ pub fn queens<A: Slider>(inputs: &[(Square, Bitboard)], passes: u64) -> u64 {
     let mut fold = 0u64;
     for _ in 0..passes {
         for &(square, occupied) in inputs {
-            let attacks = A::rook(square, occupied) | A::bishop(square, occupied);
+            let attacks = A::queen(square, occupied);
             fold = fold.wrapping_add(attacks.0);
         }
     }

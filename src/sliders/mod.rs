@@ -147,6 +147,7 @@ macro_rules! declare_techniques {
                     table_bytes: <$ty as Slider>::TABLE_BYTES,
                     rook: <$ty as Slider>::rook,
                     bishop: <$ty as Slider>::bishop,
+                    queen: <$ty as Slider>::queen,
                     queens: lookups::queens::<$ty>,
                 },
             )*
@@ -175,6 +176,8 @@ pub struct Compiled {
     pub rook: fn(Square, Bitboard) -> Bitboard,
     /// Its bishop attacks.
     pub bishop: fn(Square, Bitboard) -> Bitboard,
+    /// Its queen attacks (its own where it overrides [`Slider::queen`]).
+    pub queen: fn(Square, Bitboard) -> Bitboard,
     /// The isolated view: [`lookups::queens`] instantiated for it (one
     /// call through the pointer, the lookups inlined inside).
     pub queens: fn(&[(Square, Bitboard)], u64) -> u64,
@@ -255,6 +258,12 @@ mod tests {
                     (backend.bishop)(square, occ),
                     walk(square, occ, &bishop_dirs),
                     "{} bishop {square} {occ:?}",
+                    backend.name
+                );
+                assert_eq!(
+                    (backend.queen)(square, occ),
+                    walk(square, occ, &rook_dirs) | walk(square, occ, &bishop_dirs),
+                    "{} queen {square} {occ:?}",
                     backend.name
                 );
             }
