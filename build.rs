@@ -33,6 +33,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),
+    ("exploding", &[]),
     ("kogge-stone", &[]),
     ("dumb7", &[]),
     ("simd-fill", &[]),

@@ -6,6 +6,7 @@
 //! against independent references in the engine's own tests.
 
 pub mod black_magics;
+pub mod exploding;
 pub mod geometry;
 pub mod kindergarten;
 pub mod magics;
@@ -199,7 +200,8 @@ pub fn tokens(options: Options) -> TokenStream {
     let pext = options.pext.then(magics::pext_tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
-    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black);
+    let exploding = exploding::tables();
+    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding);
     quote! {
         #geometry
         #zobrist

@@ -10,6 +10,7 @@
 //! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
 //! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
+//! | `exploding` | `Exploding` | exploding bitboards: one multiply moves a ring of attacked squares a step in all four directions; six rings | 3 KiB |
 //! | `kogge-stone` | `KoggeStone` | parallel-prefix occluded fills, eight directions | none |
 //! | `dumb7` | `Dumb7` | one-square-per-step fills, eight directions | none |
 //! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
@@ -54,6 +55,7 @@ macro_rules! every_technique {
             "kindergarten" => kindergarten::Kindergarten,
             "plain-magic" => plain_magic::PlainMagic,
             "black-magic" => black_magic::BlackMagic,
+            "exploding" => exploding::Exploding,
             "kogge-stone" => kogge_stone::KoggeStone,
             "dumb7" => dumb7::Dumb7,
             "simd-fill" => simd_fill::SimdFill,
