@@ -34,6 +34,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("plain-magic", &[]),
     ("black-magic", &[]),
     ("exploding", &[]),
+    ("hypercube", &[]),
     ("kogge-stone", &[]),
     ("dumb7", &[]),
     ("simd-fill", &[]),
@@ -113,6 +114,7 @@ fn main() {
         pext: has("pext"),
         plain_magic: has("plain-magic"),
         black_magic: has("black-magic"),
+        hypercube: has("hypercube"),
     };
     if (options.magic || options.plain_magic)
         && let Err(message) = codegen::magics::verify()

@@ -8,6 +8,7 @@
 pub mod black_magics;
 pub mod exploding;
 pub mod geometry;
+pub mod hypercube;
 pub mod kindergarten;
 pub mod magics;
 pub mod network;
@@ -185,6 +186,8 @@ pub struct Options {
     pub pext: bool,
     pub plain_magic: bool,
     pub black_magic: bool,
+    /// HyperCube's deltas, and the PEXT attack table it shares.
+    pub hypercube: bool,
 }
 
 /// All generated tables as token streams (unformatted).
@@ -197,11 +200,13 @@ pub fn tokens(options: Options) -> TokenStream {
     let kindergarten = kindergarten::tables();
     let rotated = rotated::tables();
     let magic = options.magic.then(magics::magic_tables);
-    let pext = options.pext.then(magics::pext_tables);
+    let pext = (options.pext || options.hypercube).then(magics::pext_tables);
+    let hypercube = options.hypercube.then(hypercube::tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
     let exploding = exploding::tables();
-    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding);
+    let sliders =
+        quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding #hypercube);
     quote! {
         #geometry
         #zobrist
