@@ -35,6 +35,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("black-magic", &[]),
     ("exploding", &[]),
     ("hypercube", &[]),
+    ("folding-hash", &[]),
     ("kogge-stone", &[]),
     ("dumb7", &[]),
     ("simd-fill", &[]),
@@ -115,6 +116,7 @@ fn main() {
         plain_magic: has("plain-magic"),
         black_magic: has("black-magic"),
         hypercube: has("hypercube"),
+        folding_hash: has("folding-hash"),
     };
     if (options.magic || options.plain_magic)
         && let Err(message) = codegen::magics::verify()

@@ -7,6 +7,7 @@
 
 pub mod black_magics;
 pub mod exploding;
+pub mod folding;
 pub mod geometry;
 pub mod hypercube;
 pub mod kindergarten;
@@ -188,6 +189,8 @@ pub struct Options {
     pub black_magic: bool,
     /// HyperCube's deltas, and the PEXT attack table it shares.
     pub hypercube: bool,
+    /// The folding hash's packed line table (64 KiB, and a search).
+    pub folding_hash: bool,
 }
 
 /// All generated tables as token streams (unformatted).
@@ -205,8 +208,8 @@ pub fn tokens(options: Options) -> TokenStream {
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
     let exploding = exploding::tables();
-    let sliders =
-        quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding #hypercube);
+    let folding = options.folding_hash.then(folding::tables);
+    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding #hypercube #folding);
     quote! {
         #geometry
         #zobrist
