@@ -36,6 +36,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("exploding", &[]),
     ("hypercube", &[]),
     ("folding-hash", &[]),
+    ("spectral-magic", &[]),
     ("kogge-stone", &[]),
     ("dumb7", &[]),
     ("simd-fill", &[]),
@@ -117,6 +118,7 @@ fn main() {
         black_magic: has("black-magic"),
         hypercube: has("hypercube"),
         folding_hash: has("folding-hash"),
+        spectral_magic: has("spectral-magic"),
     };
     if (options.magic || options.plain_magic)
         && let Err(message) = codegen::magics::verify()
@@ -125,6 +127,11 @@ fn main() {
     }
     if options.black_magic
         && let Err(message) = codegen::black_magics::verify()
+    {
+        panic!("{message}");
+    }
+    if options.spectral_magic
+        && let Err(message) = codegen::spectral_magics::verify()
     {
         panic!("{message}");
     }

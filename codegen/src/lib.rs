@@ -16,6 +16,7 @@ pub mod network;
 pub mod polyglot;
 pub mod rays;
 pub mod rotated;
+pub mod spectral_magics;
 
 use geometry::*;
 use proc_macro2::{Literal, TokenStream};
@@ -191,6 +192,8 @@ pub struct Options {
     pub hypercube: bool,
     /// The folding hash's packed line table (64 KiB, and a search).
     pub folding_hash: bool,
+    /// Spectral magic's shared table (2.1 MiB).
+    pub spectral_magic: bool,
 }
 
 /// All generated tables as token streams (unformatted).
@@ -209,7 +212,8 @@ pub fn tokens(options: Options) -> TokenStream {
     let black = options.black_magic.then(black_magics::tables);
     let exploding = exploding::tables();
     let folding = options.folding_hash.then(folding::tables);
-    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding #hypercube #folding);
+    let spectral = options.spectral_magic.then(spectral_magics::tables);
+    let sliders = quote!(#rays #kindergarten #rotated #magic #pext #plain #black #exploding #hypercube #folding #spectral);
     quote! {
         #geometry
         #zobrist

@@ -13,6 +13,7 @@
 //! | `exploding` | `Exploding` | exploding bitboards: one multiply moves a ring of attacked squares a step in all four directions; six rings | 3 KiB |
 //! | `hypercube` | `HyperCube` | per-blocker index deltas summed into the PEXT-order index (rebuilt per call; the original keeps it incrementally) | 858 KiB |
 //! | `folding-hash` | `FoldingHash` | per line: occupancy folded to 32 bits, a 32-bit multiply gives six index bits into one packed table | 68 KiB |
+//! | `spectral-magic` | `SpectralMagic` | black-magic style index whose magic has three bits: three shifts and two adds, 18 index bits, blocks overlapping in one table | 2.1 MiB |
 //! | `kogge-stone` | `KoggeStone` | parallel-prefix occluded fills, eight directions | none |
 //! | `dumb7` | `Dumb7` | one-square-per-step fills, eight directions | none |
 //! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
@@ -60,6 +61,7 @@ macro_rules! every_technique {
             "exploding" => exploding::Exploding,
             "hypercube" => hypercube::HyperCube,
             "folding-hash" => folding_hash::FoldingHash,
+            "spectral-magic" => spectral_magic::SpectralMagic,
             "kogge-stone" => kogge_stone::KoggeStone,
             "dumb7" => dumb7::Dumb7,
             "simd-fill" => simd_fill::SimdFill,
