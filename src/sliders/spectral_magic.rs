@@ -1,4 +1,4 @@
-//! Spectral magic bitboards (Daniel Inführ, talkchess 2023,
+//! Spectral magic bitboards (Daniel Inführ, talkchess topic 79005,
 //! <https://www.talkchess.com/forum3/viewtopic.php?f=7&t=79005&start=160>;
 //! "Spectral Magic Switched" in Gigantua's Chess_Movegen): a black-magic
 //! style index whose magic has only three set bits, so the hash is three
