@@ -44,6 +44,10 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("kindergarten", &[]),
     ("plain-magic", &[]),
     ("black-magic", &[]),
+    ("exploding", &[]),
+    ("hypercube", &[]),
+    ("folding-hash", &[]),
+    ("spectral-magic", &[]),
     ("kogge-stone", &[]),
     ("dumb7", &[]),
     ("simd-fill", &[]),
@@ -133,6 +137,9 @@ fn main() {
         kindergarten_super_sissy: has("kindergarten-super-sissy"),
         plain_magic: has("plain-magic"),
         black_magic: has("black-magic"),
+        hypercube: has("hypercube"),
+        folding_hash: has("folding-hash"),
+        spectral_magic: has("spectral-magic"),
     };
     if (options.magic || options.plain_magic)
         && let Err(message) = codegen::magics::verify()
@@ -141,6 +148,11 @@ fn main() {
     }
     if options.black_magic
         && let Err(message) = codegen::black_magics::verify()
+    {
+        panic!("{message}");
+    }
+    if options.spectral_magic
+        && let Err(message) = codegen::spectral_magics::verify()
     {
         panic!("{message}");
     }

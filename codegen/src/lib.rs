@@ -7,9 +7,12 @@
 
 pub mod black_magics;
 pub mod bob_mike;
+pub mod exploding;
+pub mod folding;
 pub mod galois_field;
 pub mod genetic_obstruction;
 pub mod geometry;
+pub mod hypercube;
 pub mod kindergarten;
 pub mod kindergarten_super_sissy;
 pub mod leorik;
@@ -21,6 +24,7 @@ pub mod rays;
 pub mod rotated;
 pub mod sissy;
 pub mod slide_arithmetic;
+pub mod spectral_magics;
 pub mod split_pext;
 
 use geometry::*;
@@ -202,6 +206,12 @@ pub struct Options {
     pub kindergarten_super_sissy: bool,
     pub plain_magic: bool,
     pub black_magic: bool,
+    /// HyperCube's deltas, and the PEXT attack table it shares.
+    pub hypercube: bool,
+    /// The folding hash's packed line table (64 KiB, and a search).
+    pub folding_hash: bool,
+    /// Spectral magic's shared table (2.1 MiB).
+    pub spectral_magic: bool,
 }
 
 /// All generated tables as token streams (unformatted).
@@ -219,7 +229,8 @@ pub fn tokens(options: Options) -> TokenStream {
     let galois_field = galois_field::tables();
     let bob_mike = bob_mike::tables();
     let magic = options.magic.then(magics::magic_tables);
-    let pext = options.pext.then(magics::pext_tables);
+    let pext = (options.pext || options.hypercube).then(magics::pext_tables);
+    let hypercube = options.hypercube.then(hypercube::tables);
     let pext_pdep = options.pext_pdep.then(pext_pdep::tables);
     let split_pext = options.split_pext.then(split_pext::tables);
     let sissy = options.sissy.then(sissy::tables);
@@ -228,10 +239,14 @@ pub fn tokens(options: Options) -> TokenStream {
         .then(kindergarten_super_sissy::tables);
     let plain = options.plain_magic.then(magics::plain_magic_tables);
     let black = options.black_magic.then(black_magics::tables);
+    let exploding = exploding::tables();
+    let folding = options.folding_hash.then(folding::tables);
+    let spectral = options.spectral_magic.then(spectral_magics::tables);
     let sliders = quote!(
         #rays #kindergarten #rotated #slide_arithmetic #leorik #genetic_obstruction
-        #galois_field #bob_mike
-        #magic #pext #pext_pdep #split_pext #sissy #kgssb #plain #black
+        #galois_field #bob_mike #exploding
+        #magic #pext #hypercube #pext_pdep #split_pext #sissy #kgssb #plain #black
+        #folding #spectral
     );
     quote! {
         #geometry

@@ -21,6 +21,10 @@
 //! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
 //! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
+//! | `exploding` | `Exploding` | exploding bitboards: one multiply moves a ring of attacked squares a step in all four directions; six rings | 3 KiB |
+//! | `hypercube` | `HyperCube` | per-blocker index deltas summed into the PEXT-order index (rebuilt per call; the original keeps it incrementally) | 858 KiB |
+//! | `folding-hash` | `FoldingHash` | per line: occupancy folded to 32 bits, a 32-bit multiply gives six index bits into one packed table | 68 KiB |
+//! | `spectral-magic` | `SpectralMagic` | black-magic style index whose magic has three bits: three shifts and two adds, 18 index bits, blocks overlapping in one table | 2.1 MiB |
 //! | `kogge-stone` | `KoggeStone` | parallel-prefix occluded fills, eight directions | none |
 //! | `dumb7` | `Dumb7` | one-square-per-step fills, eight directions | none |
 //! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
@@ -82,6 +86,10 @@ macro_rules! every_technique {
             "kindergarten" => kindergarten::Kindergarten,
             "plain-magic" => plain_magic::PlainMagic,
             "black-magic" => black_magic::BlackMagic,
+            "exploding" => exploding::Exploding,
+            "hypercube" => hypercube::HyperCube,
+            "folding-hash" => folding_hash::FoldingHash,
+            "spectral-magic" => spectral_magic::SpectralMagic,
             "kogge-stone" => kogge_stone::KoggeStone,
             "dumb7" => dumb7::Dumb7,
             "simd-fill" => simd_fill::SimdFill,
