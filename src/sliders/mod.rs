@@ -3,13 +3,13 @@
 //! | backend (feature) | type | idea | tables |
 //! | --- | --- | --- | --- |
 //! | `hq` (default) | [`Hq`] | hyperbola quintessence: `o - 2s` on a line, byte-swapped for the other direction; ranks by lookup; both diagonals in one SSE register | 5 KiB |
-//! | `magic` | `Magic` | fancy magic bitboards: `(occ & mask) * magic >> shift`, per-square blocks packed end to end | 841 KiB |
-//! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 841 KiB |
-//! | `pext-emulated` | `PextEmulated` | the PEXT tables, indexed by a software PEXT (a loop over the mask's bits): no BMI2 needed | 841 KiB |
-//! | `pext-pdep` | `PextPdep` | PEXT index into attack sets stored as `u16` on the square's rays, expanded by `PDEP` (BMI2 targets only) | 212 KiB |
+//! | `magic` | `Magic` | fancy magic bitboards: `(occ & mask) * magic >> shift`, per-square blocks packed end to end | 844 KiB |
+//! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 843 KiB |
+//! | `pext-emulated` | `PextEmulated` | the PEXT tables, indexed by a software PEXT (a loop over the mask's bits): no BMI2 needed | 843 KiB |
+//! | `pext-pdep` | `PextPdep` | PEXT index into attack sets stored as `u16` on the square's rays, expanded by `PDEP` (BMI2 targets only) | 213 KiB |
 //! | `split-pext` | `SplitPext` | one PEXT per file and diagonal into small per-line tables, ranks by shift (BMI2 targets only) | 19 KiB |
 //! | `sissy` | `Sissy` | SISSY: per square and rank byte, the queen's attacks with only that rank occupied; the AND of eight lookups | 1 MiB |
-//! | `kindergarten-super-sissy` | `KindergartenSuperSissy` | kindergarten multiplies index per-square line tables that need no mask or shift | 128 KiB |
+//! | `kindergarten-super-sissy` | `KindergartenSuperSissy` | kindergarten multiplies index per-square line tables that need no mask or shift | 129 KiB |
 //! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
 //! | `obstruction` | `Obstruction` | obstruction difference: `upper ^ (upper - highest lower blocker)` per line | 4 KiB |
 //! | `sbamg` | `Sbamg` | subtraction-based attack mask generation: `o ^ (o - 3cbn)`, one subtraction per line with the line's low end set | 2 KiB |
@@ -18,23 +18,36 @@
 //! | `qbb` | `Qbb` | QBBEngine: edge sentinels make the first blocker each way a bit scan; two shifted lines cut the segment | none |
 //! | `bitrotation` | `Bitrotation` | `(o - r) ^ rev(rev(o) - rev(r))` on four lines whose masks are computed from the square | none |
 //! | `genetic-obstruction` | `GeneticObstruction` | machine-found obstruction difference: one 48-byte row per square, the slider's square cancelled by XOR | 3 KiB |
-//! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 8 KiB |
+//! | `kindergarten` | `Kindergarten` | a multiply gathers a line's occupancy into 6 bits; small lookups | 9.5 KiB |
 //! | `plain-magic` | `PlainMagic` | magic multiply with a fixed shift, one full-size block per square | 2.25 MiB |
-//! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | see report |
+//! | `black-magic` | `BlackMagic` | fixed-shift magics on the complemented mask, blocks overlapping in one table | 974 KiB |
 //! | `exploding` | `Exploding` | exploding bitboards: one multiply moves a ring of attacked squares a step in all four directions; six rings | 3 KiB |
-//! | `hypercube` | `HyperCube` | per-blocker index deltas summed into the PEXT-order index (rebuilt per call; the original keeps it incrementally) | 858 KiB |
+//! | `hypercube` | `HyperCube` | per-blocker index deltas summed into the PEXT-order index (rebuilt per call; the original keeps it incrementally) | 859 KiB |
 //! | `folding-hash` | `FoldingHash` | per line: occupancy folded to 32 bits, a 32-bit multiply gives six index bits into one packed table | 68 KiB |
 //! | `spectral-magic` | `SpectralMagic` | black-magic style index whose magic has three bits: three shifts and two adds, 18 index bits, blocks overlapping in one table | 2.1 MiB |
 //! | `kogge-stone` | `KoggeStone` | parallel-prefix occluded fills, eight directions | none |
 //! | `dumb7` | `Dumb7` | one-square-per-step fills, eight directions | none |
 //! | `simd-fill` | `SimdFill` | Kogge-Stone with four directions in one AVX2 register (scalar lanes without AVX2) | none |
-//! | `rotated` | `Rotated` | rotated-bitboard lookups on occupancies transposed and pseudo-rotated per call | 4.5 KiB |
+//! | `rotated` | `Rotated` | rotated-bitboard lookups on occupancies transposed and pseudo-rotated per call | 5.5 KiB |
 //! | `hq-bitrev` | `HqBitrev` | hyperbola quintessence on all four lines with `reverse_bits` (no rank table) | 2 KiB |
 //! | `galois-field` | `GaloisField` | hyperbola quintessence with GFNI bit reversal, both directions of two (queen: four) lines in one AVX-512/AVX2 register (AVX2, AVX-512F/BW, GFNI targets only) | 2 KiB |
 //! | `avx512-fill` | `Avx512Fill` | Kogge-Stone by per-lane rotates: four directions in one AVX-512VL register, a queen's eight in one 512-bit register (AVX-512F/VL targets only) | none |
 //! | `avx2-shift` | `Avx2Shift` | the slider's bit walks four rays one square per step, seven steps, in one AVX2 register (AVX2 targets only) | none |
 //! | `switch` | `Switch` | a `match` on the square into straight-line per-square code testing each ray square's in-between mask | none |
 //! | `bob-mike` | `BobMike` | classical rays indexed by bit scans directly (65-row tables, no sentinel), one XOR per piece | 5 KiB |
+//!
+//! Tables are each technique's [`Slider::TABLE_BYTES`] (attack tables,
+//! masks, magics, offsets), as `quince lookups --list` prints them; each
+//! file's header says who published the idea, where, and which
+//! instructions it needs.
+//!
+//! **Instructions**: six techniques need target features, which `build.rs`
+//! checks (`BACKENDS` there): `pext`, `pext-pdep` and `split-pext` need
+//! BMI2; `galois-field` AVX2, AVX-512F/BW and GFNI; `avx512-fill`
+//! AVX-512F/VL; `avx2-shift` AVX2. Build with
+//! `RUSTFLAGS='-C target-cpu=native'` on a CPU that has them. The other
+//! techniques run on any target (`simd-fill` uses AVX2 where the target
+//! has it and scalar lanes otherwise).
 //!
 //! **Choosing one** (decided in `build.rs`, the one place): every backend
 //! is a Cargo feature of the same name. `hq` is the default and yields to
@@ -47,8 +60,12 @@
 //! Only the chosen backend and `hq` (the reference and the default) are
 //! compiled, so a build carries one backend's tables. The feature
 //! `all-sliders` compiles every backend the target can run, without
-//! changing [`Active`], so the benches compare them in one binary; the
-//! compiled ones are listed in [`COMPILED`].
+//! changing [`Active`], so the benches, `quince perft --technique NAME` and
+//! `quince lookups --technique NAME` compare them in one binary; the
+//! compiled ones are listed in [`COMPILED`], the others, with the target
+//! features they miss, in [`LEFT_OUT`]. Chosen alone on a target without
+//! what it needs, a technique stops the build with a `compile_error!`
+//! naming the missing features.
 
 // The selection's verdict from build.rs: empty, or a `compile_error!`
 // naming two conflicting backend features.
