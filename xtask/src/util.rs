@@ -47,23 +47,68 @@ pub fn status(cmd: &mut Command) -> Result<()> {
     }
 }
 
-/// Every sliding-attack backend feature, in the order of the table of
-/// techniques in `src/sliders/mod.rs` (and of `BACKENDS` in `build.rs`).
-pub const ALL_BACKENDS: [&str; 13] = [
-    "hq",
-    "magic",
-    "pext",
-    "classical",
-    "obstruction",
-    "kindergarten",
-    "plain-magic",
-    "black-magic",
-    "kogge-stone",
-    "dumb7",
-    "simd-fill",
-    "rotated",
-    "hq-bitrev",
+/// Every sliding-attack technique's feature with the target features its
+/// module needs, in the order of `every_technique!` in
+/// `src/sliders/mod.rs`, the same as `BACKENDS` in `build.rs` (a test
+/// compares the two).
+pub const BACKEND_NEEDS: [(&str, &[&str]); 33] = [
+    ("hq", &[]),
+    ("magic", &[]),
+    ("pext", &["bmi2"]),
+    ("pext-emulated", &[]),
+    ("pext-pdep", &["bmi2"]),
+    ("split-pext", &["bmi2"]),
+    ("sissy", &[]),
+    ("kindergarten-super-sissy", &[]),
+    ("classical", &[]),
+    ("obstruction", &[]),
+    ("sbamg", &[]),
+    ("slide-arithmetic", &[]),
+    ("leorik", &[]),
+    ("qbb", &[]),
+    ("bitrotation", &[]),
+    ("genetic-obstruction", &[]),
+    ("kindergarten", &[]),
+    ("plain-magic", &[]),
+    ("black-magic", &[]),
+    ("exploding", &[]),
+    ("hypercube", &[]),
+    ("folding-hash", &[]),
+    ("spectral-magic", &[]),
+    ("kogge-stone", &[]),
+    ("dumb7", &[]),
+    ("simd-fill", &[]),
+    ("rotated", &[]),
+    ("hq-bitrev", &[]),
+    ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
+    ("avx512-fill", &["avx512f", "avx512vl"]),
+    ("avx2-shift", &["avx2"]),
+    ("switch", &[]),
+    ("bob-mike", &[]),
 ];
+
+/// Every sliding-attack technique's feature, in the order of
+/// [`BACKEND_NEEDS`] (`every_technique!` in `src/sliders/mod.rs`).
+pub const ALL_BACKENDS: [&str; 33] = {
+    let mut names = [""; 33];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = BACKEND_NEEDS[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The target features `backend`'s module needs (`bmi2`, `avx2`,
+/// `avx512f`, `avx512bw`, `avx512vl`, `gfni`: `/proc/cpuinfo` flags and
+/// `target_feature` names alike); empty for a portable one or an unknown
+/// name.
+pub fn backend_needs(backend: &str) -> &'static [&'static str] {
+    BACKEND_NEEDS
+        .iter()
+        .find(|(name, _)| *name == backend)
+        .map_or(&[], |(_, needs)| needs)
+}
 
 /// Whether this CPU has BMI2 (so `pext` can be built and run).
 pub fn has_bmi2() -> bool {

@@ -14,7 +14,9 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, Host, host, now_utc, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position, stats};
 use crate::record::{BackendFacts, Comparison, LabRecord, Toolchain};
-use crate::util::{ALL_BACKENDS, Result, has_bmi2, output, root, standard_positions};
+use crate::util::{
+    ALL_BACKENDS, Result, backend_needs, cpu_flag, output, root, standard_positions,
+};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- lab [OPTIONS]
@@ -24,10 +26,15 @@ worktree), times bulk perft on the six standard positions with the lab's
 protocol (paired rounds, the backends alternating, each run at least 0.5 s;
 every round kept, median and interval per ratio), counts instructions per
 node with callgrind, writes reports/data/sliders-<date>-<commit>.json and
-renders the pages. About 8 minutes of builds and 10 of timing on 2 cores.
+renders the pages. Each backend is one build (about half a minute on 2
+cores with the dependencies built); timing grows with backends and rounds.
+
+A backend that needs instructions (BMI2, AVX2, AVX-512, GFNI) this CPU
+lacks, or that the lab's build flags do not enable, is left out, with a
+line on stderr saying why.
 
   --rounds N         paired rounds (default 7)
-  --backends a,b,c   only these backends (default: all 13; pext needs BMI2)
+  --backends a,b,c   only these backends (default: all 33)
   --full             also time full-make perft (doubles the timing)
   --no-callgrind     skip the instruction counts
   --allow-dirty      measure the working tree as it is (the record is marked
@@ -88,13 +95,76 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
             other => return Err(format!("lab: unknown option '{other}' (see --help)")),
         }
     }
-    if !has_bmi2() {
-        o.backends.retain(|b| *b != "pext");
+    // Only ask rustc for the build's target features when a backend needs any.
+    let build_features = if o.backends.iter().any(|b| !backend_needs(b).is_empty()) {
+        lab_target_features()?
+    } else {
+        Vec::new()
+    };
+    let (kept, left_out) = runnable(&o.backends, cpu_flag, |f| {
+        build_features.iter().any(|t| t == f)
+    });
+    for (backend, why) in &left_out {
+        eprintln!("[lab] leaving out {backend}: {why}");
     }
+    o.backends = kept;
     if o.backends.len() < 2 {
         return Err("lab: at least two backends are needed for a comparison".into());
     }
     Ok(Some(o))
+}
+
+/// The target features the lab's builds enable (`target_feature` in
+/// `rustc --print cfg` with [`rustflags`]): what `build.rs` checks a
+/// technique's needs against.
+fn lab_target_features() -> Result<Vec<String>> {
+    let cfg = output(
+        Command::new("rustc")
+            .args(["--print", "cfg"])
+            .args(rustflags().split_whitespace()),
+    )?;
+    Ok(cfg
+        .lines()
+        .filter_map(|l| l.strip_prefix("target_feature=\""))
+        .map(|f| f.trim_end_matches('"').to_string())
+        .collect())
+}
+
+/// Splits `backends` into those the lab can build and run here and those
+/// it cannot, with why: a needed target feature (see `BACKENDS` in
+/// `build.rs`) that the CPU lacks (`cpu_has`, a `/proc/cpuinfo` flag) or
+/// that the lab's build flags do not enable (`build_has`; without it
+/// `build.rs` stops the build).
+fn runnable(
+    backends: &[&'static str],
+    cpu_has: impl Fn(&str) -> bool,
+    build_has: impl Fn(&str) -> bool,
+) -> (Vec<&'static str>, Vec<(&'static str, String)>) {
+    let mut kept = Vec::new();
+    let mut left_out = Vec::new();
+    for &backend in backends {
+        let needs = backend_needs(backend);
+        let no_cpu: Vec<&str> = needs.iter().copied().filter(|f| !cpu_has(f)).collect();
+        let no_build: Vec<&str> = needs.iter().copied().filter(|f| !build_has(f)).collect();
+        if !no_cpu.is_empty() {
+            left_out.push((backend, format!("this CPU lacks {}", no_cpu.join(", "))));
+        } else if !no_build.is_empty() {
+            let flags = match rustflags() {
+                "" => "the default target".to_string(),
+                f => format!("RUSTFLAGS='{f}'"),
+            };
+            left_out.push((
+                backend,
+                format!(
+                    "the lab builds with {flags}, which does not enable {}",
+                    no_build.join(", ")
+                ),
+            ));
+        } else {
+            kept.push(backend);
+        }
+    }
+    (kept, left_out)
 }
 
 pub fn run(args: &[String]) -> Result<bool> {
@@ -271,5 +341,59 @@ mod tests {
         assert!(parse(&args(&["--backends", "hq,nope"])).is_err());
         assert!(parse(&args(&["--backends", "hq"])).is_err());
         assert!(parse(&args(&["-h"])).unwrap().is_none());
+    }
+
+    #[test]
+    fn left_out_by_their_needs() {
+        let everything = |_: &str| true;
+        let (kept, left_out) = runnable(&ALL_BACKENDS, everything, everything);
+        assert_eq!((kept.len(), left_out.len()), (33, 0));
+
+        // A CPU without BMI2, AVX2, AVX-512 or GFNI runs the portable ones.
+        let (kept, left_out) = runnable(&ALL_BACKENDS, |_| false, everything);
+        let out: Vec<&str> = left_out.iter().map(|(b, _)| *b).collect();
+        assert_eq!(
+            out,
+            [
+                "pext",
+                "pext-pdep",
+                "split-pext",
+                "galois-field",
+                "avx512-fill",
+                "avx2-shift"
+            ]
+        );
+        assert_eq!(kept.len(), 27);
+        assert!(left_out[0].1.contains("CPU lacks bmi2"));
+
+        // An AVX-512 CPU, built for x86-64-v3: no AVX-512 or GFNI code.
+        let v3 = |f: &str| ["bmi2", "avx2"].contains(&f);
+        let (kept, left_out) = runnable(&ALL_BACKENDS, everything, v3);
+        let out: Vec<&str> = left_out.iter().map(|(b, _)| *b).collect();
+        assert_eq!(out, ["galois-field", "avx512-fill"]);
+        assert!(kept.contains(&"pext") && kept.contains(&"avx2-shift"));
+        assert!(left_out[1].1.contains("avx512f, avx512vl"));
+    }
+
+    /// `ALL_BACKENDS` and its needs are `build.rs`'s `BACKENDS`, in order.
+    #[test]
+    fn backends_match_build_rs() {
+        let build = include_str!("../../../build.rs");
+        let start = build.find("const BACKENDS").expect("BACKENDS in build.rs");
+        let end = start + build[start..].find("\n];").expect("end of BACKENDS");
+        let listed: Vec<String> = build[start..end]
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("(\""))
+            .map(|l| l.trim_end_matches(','))
+            .map(|l| l.replace(' ', ""))
+            .collect();
+        let ours: Vec<String> = crate::util::BACKEND_NEEDS
+            .iter()
+            .map(|(name, needs)| {
+                let needs: Vec<String> = needs.iter().map(|f| format!("\"{f}\"")).collect();
+                format!("{name}\",&[{}])", needs.join(","))
+            })
+            .collect();
+        assert_eq!(listed, ours);
     }
 }
