@@ -7,10 +7,12 @@
 //! Cargo feature named like the backend. `hq` is the default and yields to
 //! any other backend feature, so `--features pext` works with or without
 //! `--no-default-features`. Two non-default backend features at once is an
-//! error (`compile_error!` naming both). The feature `all-sliders` compiles
-//! every backend (PEXT only on a BMI2 target, the AVX2 path of `simd-fill`
-//! only on an AVX2 target) so benches can compare them in one binary,
-//! without changing which one move generation uses.
+//! error (`compile_error!` naming both), and so is a backend whose target
+//! features (`BACKENDS`) the target lacks. The feature `all-sliders`
+//! compiles every backend the target can run (those needing BMI2, AVX2,
+//! AVX-512 or GFNI only where it has them; `LEFT_OUT` names the others) so
+//! the lab, the tests and the benches run them all from one build, without
+//! changing which one move generation uses.
 //!
 //! The script tells the crate what it decided through two `cfg`s:
 //! `quince_slider = "<name>"` (the active backend) and one

@@ -5,6 +5,10 @@
 //! cargo run --release --example lab_perft -- ENGINE FEN DEPTH REPEAT [bulk|full]
 //! ```
 //!
+//! `quince:NAME` runs Quince's generator with the compiled technique NAME
+//! (`quince::perft::techniques`): the atlas times every technique from
+//! one `--features all-sliders` build this way.
+//!
 //! Why it exists: `cargo run -p xtask -- report` and `lab` compare engines
 //! as whole processes in alternating rounds of at least half a second each.
 //! Perft depths grow by a factor of 20-40 per ply, so no depth of Kiwipete
@@ -21,7 +25,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: lab_perft ENGINE FEN DEPTH REPEAT [bulk|full]\n  ENGINE: quince, cozy-chess, shakmaty or chess"
+        "usage: lab_perft ENGINE FEN DEPTH REPEAT [bulk|full]\n  ENGINE: quince, quince:TECHNIQUE (a compiled sliding-attack technique), cozy-chess, shakmaty or chess"
     );
     ExitCode::from(2)
 }
@@ -39,7 +43,21 @@ fn perft(engine: &str, fen: &str, depth: u32, bulk: bool) -> Result<u64, String>
             common::shakmaty_perft(&common::shakmaty_board(fen).ok_or_else(bad)?, depth, bulk)
         }
         "chess" => common::chess_perft(&common::chess_board(fen).ok_or_else(bad)?, depth, bulk),
-        other => return Err(format!("unknown engine '{other}'")),
+        other => match other.strip_prefix("quince:") {
+            // The atlas: Quince's generator with one compiled technique
+            // (`quince::perft::techniques`), from one all-sliders build.
+            Some(name) => {
+                let technique = quince::perft::techniques::find(name)
+                    .ok_or_else(|| format!("technique '{name}' is not compiled into this build"))?;
+                let pos = quince::Position::from_fen(fen).map_err(|e| format!("{e}"))?;
+                if bulk {
+                    (technique.bulk)(&pos, depth)
+                } else {
+                    (technique.full)(&pos, depth)
+                }
+            }
+            None => return Err(format!("unknown engine '{other}'")),
+        },
     })
 }
 

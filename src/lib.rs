@@ -1,7 +1,7 @@
 //! # Quince
 //!
 //! A chess move generator and engine, built as a laboratory: attack tables
-//! generated at compile time, thirteen sliding-attack techniques behind
+//! generated at compile time, thirty-three sliding-attack techniques behind
 //! Cargo features, exact perft, and a UCI engine with a small neural
 //! evaluation. As a library it depends on nothing; the command-line program
 //! and its dependencies sit behind the default `cli` feature:

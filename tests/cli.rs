@@ -126,3 +126,74 @@ fn suite_passes_and_fails_with_exit_codes() {
     assert_eq!(limited.status.code(), Some(0));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn perft_with_a_named_technique_and_its_errors() {
+    // `hq` is compiled into every build (the reference and the default).
+    let out = quince(&["perft", "--technique", "hq", "--depth", "3", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["nodes"], 8902);
+    assert_eq!(value["slider"], "hq");
+    let out = quince(&["perft", "--technique", "hq", "--depth", "3", "--no-bulk"]);
+    assert!(
+        stdout(&out).starts_with("perft 3 = 8902 "),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = quince(&["perft", "--technique", "no-such", "--depth", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--technique no-such: not compiled"),
+        "{}",
+        stderr(&out)
+    );
+    let out = quince(&[
+        "perft",
+        "--technique",
+        "hq",
+        "--depth",
+        "3",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--threads other than 1"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn lookups_times_a_technique_and_lists_the_compiled_ones() {
+    let out = quince(&["lookups", "--technique", "hq", "--passes", "2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["technique"], "hq");
+    assert_eq!(
+        value["lookups"],
+        2 * quince::sliders::lookups::INPUTS as u64
+    );
+    assert!(value["mqueens_per_s"].as_f64().unwrap() > 0.0);
+    // The fold is the same for every compiled technique: they agree.
+    let fold = value["fold"].clone();
+    for compiled in quince::sliders::COMPILED {
+        let out = quince(&[
+            "lookups",
+            "--technique",
+            compiled.name,
+            "--passes",
+            "2",
+            "--json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(v["fold"], fold, "{}", compiled.name);
+    }
+    let out = quince(&["lookups", "--list"]);
+    assert!(stdout(&out).lines().any(|l| l.starts_with("hq ")));
+    let out = quince(&["lookups", "--technique", "bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("known:"), "{}", stderr(&out));
+}

@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run -p xtask -- report [--gigantua BIN --mperft BIN --templechess BIN]  # Quince against its peers
 //! cargo run -p xtask -- lab [--full]             # every sliding-attack backend against the others
+//! cargo run -p xtask -- atlas [--reference BIN]  # every technique on this CPU, isolated and in the generator
 //! cargo run -p xtask -- scale [--mperft BIN] [--deep]  # hashed and threaded perft, perft(10)
 //! cargo run -p xtask -- curve [--prebuilt DIR]   # perft and search from 1 thread to every core
 //! cargo run -p xtask -- report --render         # every page and chart from the records
@@ -16,6 +17,7 @@
 //! cargo run -p xtask -- dataset data/s8.qdg ...  # the record of a self-play data set
 //! ```
 
+mod atlas;
 mod curve;
 mod dataset;
 mod history;
@@ -33,6 +35,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
+  cargo run -p xtask -- atlas [--rounds N] [--techniques a,b] [--reference BIN] [--no-generator] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
   cargo run -p xtask -- scale [--rounds N] [--mperft BIN] [--deep] [--allow-dirty]
   cargo run -p xtask -- curve [--threads 1,2,4] [--rounds N] [--build-only DIR | --prebuilt DIR --out DIR]
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("lab") => lab::run(&args[1..]),
+        Some("atlas") => atlas::run(&args[1..]),
         Some("report") => report::run(&args[1..]),
         Some("scale") => scale::run(&args[1..]),
         Some("curve") => curve::run(&args[1..]),

@@ -28,7 +28,7 @@ use std::process::ExitCode;
     long_about = "Quince: a chess engine built as a move-generation laboratory.\n\n\
         Run a perft (`quince perft --depth 6`) or a whole EPD suite \
         (`quince suite tests/data/standard.epd`). The sliding-attack backend is chosen \
-        at build time with a Cargo feature (hq by default; thirteen backends, \
+        at build time with a Cargo feature (hq by default; thirty-three techniques, \
         listed in `quince::sliders`); every result names it.\n\n\
         Exit codes: 0 success, 1 suite mismatch, 2 bad input."
 )]

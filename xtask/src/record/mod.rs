@@ -217,6 +217,8 @@ pub struct Records {
     pub v1: Vec<(String, v1::Record)>,
     /// Data-set records with their file names, in set order.
     pub datasets: Vec<(String, datasets::DatasetRecord)>,
+    /// Atlas records (`atlas-*.json`) with their file names, oldest first.
+    pub atlas: Vec<(String, crate::atlas::AtlasRecord)>,
 }
 
 impl Records {
@@ -294,5 +296,6 @@ pub fn load_from(dir: &Path) -> Result<Records> {
         matches: matches::load(dir)?,
         v1: v1::load(&dir.join("v1"))?,
         datasets: sets,
+        atlas: crate::atlas::load_from(dir)?,
     })
 }

@@ -6,6 +6,7 @@
 //! outside a block, and on a dirty record. So a figure a reader sees
 //! either comes from a record in `reports/data/` or fails CI.
 
+mod atlas;
 pub mod blocks;
 mod charts;
 mod curve;
@@ -23,7 +24,7 @@ use crate::util::{Result, root};
 
 /// The pages with rendered blocks, relative to the workspace root. Each is
 /// also checked for typed figures outside its blocks.
-pub const PAGES: [&str; 8] = [
+pub const PAGES: [&str; 9] = [
     "README.md",
     "reports/README.md",
     "reports/perft-hash.md",
@@ -32,6 +33,7 @@ pub const PAGES: [&str; 8] = [
     "reports/nnue.md",
     "reports/tuning.md",
     "docs/lab.md",
+    "reports/atlas.md",
 ];
 
 /// Pages checked for typed figures only: they have no blocks yet, and
@@ -40,6 +42,9 @@ pub const FIGURE_FREE: [&str; 1] = ["reports/reliability.md"];
 
 /// The generated content of one block.
 fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<String> {
+    if let Some(out) = atlas::block(name, args, records, page) {
+        return out;
+    }
     if let Some(out) = lab::block(name, args, records, page) {
         return out;
     }
@@ -111,6 +116,13 @@ pub fn check() -> Result<Vec<String>> {
     let records = record::load()?;
     let mut problems = Vec::new();
     for (name, r) in &records.lab {
+        if r.commit.dirty {
+            problems.push(format!(
+                "reports/data/{name}: measured from an uncommitted tree (dirty)"
+            ));
+        }
+    }
+    for (name, r) in &records.atlas {
         if r.commit.dirty {
             problems.push(format!(
                 "reports/data/{name}: measured from an uncommitted tree (dirty)"

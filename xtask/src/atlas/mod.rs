@@ -1,0 +1,557 @@
+//! `cargo run -p xtask -- atlas`: every sliding-attack technique on this
+//! CPU, in two views, from one build, written as the record
+//! `reports/data/atlas-<cpu>-<date>-<commit>.json` that `reports/atlas.md`
+//! renders (one column per CPU model).
+//!
+//! * **In isolation**: `quince lookups` (queen lookups over a fixed set of
+//!   squares and occupancies) for each technique, in paired rounds (every
+//!   technique once per round, the order rotating), MQueens/s per round;
+//!   and instructions per lookup from callgrind (the difference of two
+//!   pass counts, so start-up cancels).
+//! * **In the generator**: bulk and full-make perft of the six standard
+//!   positions with each technique (`examples/lab_perft.rs quince:NAME`),
+//!   the lab's protocol ([`crate::measure`]): calibrated depths, paired
+//!   rounds of whole processes, every round kept, ratios with intervals.
+//! * **The reference on the same CPU**: Gigantua/Chess_Movegen's own
+//!   figures for the techniques both have ([`reference`]), when a built
+//!   `movegen_compare` is given.
+//!
+//! Two builds of one commit: `-C target-cpu=native` for the timings (so
+//! the AVX-512 and GFNI techniques run where the CPU has them), and
+//! `x86-64-v3` for callgrind, which (valgrind 3.19) cannot decode AVX-512;
+//! the techniques that need more than x86-64-v3 have no instruction count.
+
+pub mod reference;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::measure::host::version_line;
+use crate::measure::host::{Checkout, CommitInfo, Host, family_name, host, now_utc, sha256};
+use crate::measure::{self, Contender, Position, Timings, stats};
+use crate::record::data_dir;
+use crate::util::{
+    Result, callgrind, cargo, output, root, set_rustflags, standard_positions, status,
+};
+
+const HELP: &str = "\
+usage: cargo run -p xtask -- atlas [OPTIONS]
+
+Measures every sliding-attack technique on this CPU from one build of the
+commit at HEAD (in a scratch worktree): isolated queen lookups (rate per
+round, and instructions per lookup from callgrind) and bulk and full-make
+perft of the six standard positions inside Quince's generator (paired
+rounds of whole processes, each at least 0.5 s). Writes
+reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
+(reports/atlas.md). Run it on idle cores: nothing else timing or building.
+
+  --rounds N           paired rounds (default 3)
+  --techniques a,b,c   only these techniques (default: every one this CPU runs)
+  --reference BIN      a built Chess_Movegen movegen_compare
+                       (../shared/chess-movegen/build.sh); its figures
+                       stand beside Quince's
+  --no-generator       skip the in-generator view (a quick isolated run)
+  --no-callgrind       skip the instruction counts
+  --allow-dirty        measure the working tree as it is (the record is
+                       marked dirty and report --check refuses it)
+
+To add your CPU to the atlas: run this on idle cores, then open a pull
+request with the new reports/data/atlas-*.json and the re-rendered pages.";
+
+/// The record kind and format.
+pub const KIND: &str = "atlas";
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Passes over the 4096 inputs per isolated run (about 82 million
+/// lookups: a few tenths of a second for most techniques).
+const PASSES: u64 = 20_000;
+/// The two pass counts whose callgrind difference gives instructions
+/// per lookup.
+const CALLGRIND_PASSES: (u64, u64) = (20, 60);
+/// Inputs per pass (`quince::sliders::lookups::INPUTS`; every isolated
+/// run's JSON is checked against it).
+const INPUTS: u64 = 4096;
+
+struct Options {
+    rounds: usize,
+    techniques: Option<Vec<String>>,
+    reference: Option<PathBuf>,
+    generator: bool,
+    callgrind: bool,
+    allow_dirty: bool,
+}
+
+fn parse(args: &[String]) -> Result<Option<Options>> {
+    let mut o = Options {
+        rounds: 3,
+        techniques: None,
+        reference: None,
+        generator: true,
+        callgrind: true,
+        allow_dirty: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--rounds" => {
+                let n = it.next().ok_or("--rounds needs a number")?;
+                o.rounds = n
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("--rounds: '{n}' is not a positive number"))?;
+            }
+            "--techniques" => {
+                let list = it
+                    .next()
+                    .ok_or("--techniques needs a list, e.g. hq,magic")?;
+                o.techniques = Some(list.split(',').map(|t| t.trim().to_string()).collect());
+            }
+            "--reference" => {
+                let p = PathBuf::from(it.next().ok_or("--reference needs a path")?);
+                if !p.is_file() {
+                    return Err(format!("--reference: {} is not a file", p.display()));
+                }
+                o.reference = Some(p);
+            }
+            "--no-generator" => o.generator = false,
+            "--no-callgrind" => o.callgrind = false,
+            "--allow-dirty" => o.allow_dirty = true,
+            "-h" | "--help" => {
+                println!("{HELP}");
+                return Ok(None);
+            }
+            other => return Err(format!("atlas: unknown option '{other}' (see --help)")),
+        }
+    }
+    Ok(Some(o))
+}
+
+/// One technique's facts on this CPU.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct TechniqueFacts {
+    pub name: String,
+    pub table_bytes: u64,
+    /// The smallest cache level the tables fit in on this CPU.
+    pub fits: String,
+    /// Instructions per queen lookup (callgrind, the x86-64-v3 build);
+    /// none where that build cannot run the technique.
+    pub instructions_per_lookup: Option<f64>,
+}
+
+/// The isolated view: MQueens/s of every technique in every round.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Isolated {
+    pub passes: u64,
+    pub lookups_per_run: u64,
+    pub rounds: usize,
+    pub order: String,
+    /// technique -> MQueens/s per round.
+    pub mqueens_per_s: BTreeMap<String, Vec<f64>>,
+    /// The command of one run, `{technique}` standing for the name.
+    pub command: String,
+}
+
+/// An atlas record: one CPU, one commit, every technique.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct AtlasRecord {
+    pub kind: String,
+    pub format_version: u32,
+    pub commit: CommitInfo,
+    pub date_utc: String,
+    pub host: Host,
+    /// The CPU model as the atlas names its column.
+    pub cpu: String,
+    pub rustc: String,
+    /// `RUSTFLAGS` of the timed build, and of the callgrind build.
+    pub timing_rustflags: String,
+    pub instruction_rustflags: Option<String>,
+    pub valgrind: Option<String>,
+    pub features: String,
+    pub techniques: Vec<TechniqueFacts>,
+    /// Techniques this CPU cannot run, with the features they need.
+    pub left_out: Vec<(String, String)>,
+    pub isolated: Isolated,
+    /// Bulk and full-make perft, every technique a contender (none when
+    /// run with `--no-generator`).
+    pub generator: Option<Timings>,
+    pub generator_command_lines: BTreeMap<String, BTreeMap<String, String>>,
+    pub reference: Option<reference::ReferenceRun>,
+    pub run_seconds: f64,
+}
+
+impl AtlasRecord {
+    pub fn file_name(&self) -> String {
+        let cpu: String = self
+            .cpu
+            .to_lowercase()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        format!(
+            "atlas-{cpu}-{}-{}.json",
+            &self.date_utc[..10],
+            self.commit.short
+        )
+    }
+}
+
+/// Every atlas record in `dir`, with its file name, oldest first.
+pub fn load_from(dir: &Path) -> Result<Vec<(String, AtlasRecord)>> {
+    let mut out = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for path in entries.flatten().map(|e| e.path()) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !(name.starts_with("atlas-") && name.ends_with(".json")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
+        let r: AtlasRecord = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+        if r.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "{name}: atlas format_version {} (this xtask reads {FORMAT_VERSION})",
+                r.format_version
+            ));
+        }
+        out.push((name, r));
+    }
+    out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+    Ok(out)
+}
+
+pub fn run(args: &[String]) -> Result<bool> {
+    let Some(o) = parse(args)? else {
+        return Ok(true);
+    };
+    let record = measure(&o)?;
+    let dir = data_dir();
+    let path = dir.join(record.file_name());
+    let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "record written to {}",
+        path.strip_prefix(root()).unwrap_or(&path).display()
+    );
+    for p in crate::render::render()? {
+        println!(
+            "rendered {}",
+            p.strip_prefix(root()).unwrap_or(&p).display()
+        );
+    }
+    Ok(true)
+}
+
+fn progress(text: &str) {
+    eprintln!("[atlas] {text}");
+}
+
+/// `quince` and `lab_perft` built with `all-sliders` and `flags` into
+/// `target/lab/atlas-<label>/`.
+fn build(checkout: &Path, label: &str, flags: &str) -> Result<(PathBuf, PathBuf)> {
+    let lab = root().join("target").join("lab");
+    let target = lab.join(format!("atlas-build-{label}"));
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(checkout)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "--bin",
+            "quince",
+            "--example",
+            "lab_perft",
+            "--features",
+            "all-sliders",
+        ])
+        .env("CARGO_TARGET_DIR", &target);
+    set_rustflags(&mut cmd, flags);
+    progress(&format!("building ({label}: RUSTFLAGS='{flags}')"));
+    status(&mut cmd)?;
+    let out = lab.join(format!("atlas-{label}"));
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let copy = |from: PathBuf, name: &str| -> Result<PathBuf> {
+        let to = out.join(name);
+        std::fs::copy(&from, &to)
+            .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))?;
+        Ok(to)
+    };
+    let release = target.join("release");
+    Ok((
+        copy(release.join("quince"), "quince")?,
+        copy(release.join("examples").join("lab_perft"), "lab_perft")?,
+    ))
+}
+
+/// `quince lookups --list`: (name, table bytes) compiled, and the left-out
+/// ones with what they need.
+type Listing = (Vec<(String, u64)>, Vec<(String, String)>);
+
+fn list(quince: &Path) -> Result<Listing> {
+    let text = output(Command::new(quince).args(["lookups", "--list"]))?;
+    let mut compiled = Vec::new();
+    let mut left_out = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let Some(name) = words.next() else { continue };
+        let rest: Vec<&str> = words.collect();
+        if let Some(needs) = line.split_once("not compiled: needs ") {
+            left_out.push((name.to_string(), needs.1.trim().to_string()));
+        } else if let Some(bytes) = rest.first().and_then(|b| b.parse().ok()) {
+            compiled.push((name.to_string(), bytes));
+        }
+    }
+    Ok((compiled, left_out))
+}
+
+fn fits(bytes: u64, host: &Host) -> &'static str {
+    if bytes == 0 {
+        "none"
+    } else if host.l1d_bytes.is_some_and(|l1| bytes <= l1) {
+        "L1d"
+    } else if host.l2_bytes.is_some_and(|l2| bytes <= l2) {
+        "L2"
+    } else {
+        "beyond L2"
+    }
+}
+
+/// One isolated run: MQueens/s.
+fn lookups(quince: &Path, technique: &str, passes: u64) -> Result<f64> {
+    let text = output(Command::new(quince).args([
+        "lookups",
+        "--technique",
+        technique,
+        "--passes",
+        &passes.to_string(),
+        "--json",
+    ]))?;
+    let v: serde_json::Value =
+        serde_json::from_str(text.trim()).map_err(|e| format!("lookups --json: {e}"))?;
+    if v["lookups"].as_u64() != Some(passes * INPUTS) {
+        return Err(format!(
+            "lookups --json: expected {} lookups ({passes} passes of {INPUTS}): {text}",
+            passes * INPUTS
+        ));
+    }
+    v["mqueens_per_s"]
+        .as_f64()
+        .ok_or_else(|| format!("lookups --json has no mqueens_per_s: {text}"))
+}
+
+fn measure(o: &Options) -> Result<AtlasRecord> {
+    let started = Instant::now();
+    let date_utc = now_utc();
+    let here = host();
+    let checkout = Checkout::new(o.allow_dirty)?;
+    let timing_flags = "-C target-cpu=native";
+    let (quince, lab_perft) = build(&checkout.dir, "native", timing_flags)?;
+    let (compiled, left_out) = list(&quince)?;
+    let names: Vec<String> = match &o.techniques {
+        Some(wanted) => {
+            for w in wanted {
+                if !compiled.iter().any(|(n, _)| n == w) {
+                    return Err(format!(
+                        "--techniques: '{w}' is not compiled for this CPU (compiled: {})",
+                        compiled
+                            .iter()
+                            .map(|c| c.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+            wanted.clone()
+        }
+        None => compiled.iter().map(|c| c.0.clone()).collect(),
+    };
+    progress(&format!(
+        "{} techniques on {} ({} left out)",
+        names.len(),
+        family_name(&here),
+        left_out.len()
+    ));
+
+    // Instructions per lookup first: a valgrind that cannot run should
+    // stop the run before the long timing.
+    let instruction_flags = "-C target-cpu=x86-64-v3";
+    let mut per_lookup: BTreeMap<String, f64> = BTreeMap::new();
+    if o.callgrind {
+        let (quince_v3, _) = build(&checkout.dir, "v3", instruction_flags)?;
+        let (v3_compiled, _) = list(&quince_v3)?;
+        for name in &names {
+            if !v3_compiled.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            let ir = |passes: u64| {
+                callgrind(
+                    &quince_v3,
+                    &[
+                        "lookups".into(),
+                        "--technique".into(),
+                        name.clone(),
+                        "--passes".into(),
+                        passes.to_string(),
+                    ],
+                )
+            };
+            let (few, many) = CALLGRIND_PASSES;
+            let extra = ir(many)?.saturating_sub(ir(few)?);
+            let lookups = (many - few) * INPUTS;
+            per_lookup.insert(name.clone(), extra as f64 / lookups as f64);
+            progress(&format!(
+                "callgrind {name}: {:.1} instructions per lookup",
+                per_lookup[name]
+            ));
+        }
+    }
+
+    // The isolated view, in paired rounds.
+    let mut rates: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for r in 0..o.rounds {
+        for k in 0..names.len() {
+            let name = &names[(r + k) % names.len()];
+            rates
+                .entry(name.clone())
+                .or_default()
+                .push(lookups(&quince, name, PASSES)?);
+        }
+        progress(&format!("isolated round {}/{} done", r + 1, o.rounds));
+    }
+
+    // The reference on the same CPU.
+    let reference = match &o.reference {
+        Some(bin) => Some(reference::run(bin)?),
+        None => None,
+    };
+
+    // The generator view.
+    let mut generator = None;
+    let mut generator_command_lines = BTreeMap::new();
+    if o.generator {
+        let sha = sha256(&lab_perft)?;
+        let contenders: Vec<Contender> = names
+            .iter()
+            .map(|name| Contender {
+                name: name.clone(),
+                argv: vec![
+                    lab_perft.display().to_string(),
+                    format!("quince:{name}"),
+                    "{fen}".into(),
+                    "{depth}".into(),
+                    "{repeat}".into(),
+                    "{kind}".into(),
+                ],
+                cwd: None,
+                sha256: sha.clone(),
+                version: format!("{} with --features all-sliders", checkout.commit.short),
+            })
+            .collect();
+        let positions = standard_positions()?;
+        let positions: Vec<Position> = positions
+            .iter()
+            .map(|(name, fen, counts)| Position { name, fen, counts })
+            .collect();
+        // Calibrate on the technique fastest in isolation: every run of
+        // every technique then lasts at least the minimum.
+        let fastest = names
+            .iter()
+            .max_by(|a, b| stats::median(&rates[*a]).total_cmp(&stats::median(&rates[*b])))
+            .and_then(|n| contenders.iter().find(|c| &c.name == n))
+            .ok_or("no technique to time")?;
+        let mut workloads = measure::calibrate(fastest, &positions, "bulk", |_| 3, true)?;
+        workloads.extend(measure::calibrate(
+            fastest,
+            &positions,
+            "full",
+            |_| 3,
+            true,
+        )?);
+        let timings = measure::paired_rounds(&contenders, &workloads, o.rounds)?;
+        generator_command_lines = measure::command_lines(&contenders, &workloads);
+        generator = Some(timings);
+    }
+
+    let techniques = names
+        .iter()
+        .map(|name| {
+            let bytes = compiled.iter().find(|(n, _)| n == name).map_or(0, |c| c.1);
+            TechniqueFacts {
+                name: name.clone(),
+                table_bytes: bytes,
+                fits: fits(bytes, &here).into(),
+                instructions_per_lookup: per_lookup.get(name).copied(),
+            }
+        })
+        .collect();
+    let lookups_per_run = PASSES * INPUTS;
+    Ok(AtlasRecord {
+        kind: KIND.into(),
+        format_version: FORMAT_VERSION,
+        commit: checkout.commit.clone(),
+        date_utc,
+        cpu: family_name(&here),
+        host: here,
+        rustc: version_line("rustc", "-V"),
+        timing_rustflags: timing_flags.into(),
+        instruction_rustflags: o.callgrind.then(|| instruction_flags.into()),
+        valgrind: o.callgrind.then(|| version_line("valgrind", "--version")),
+        features: "all-sliders".into(),
+        techniques,
+        left_out,
+        isolated: Isolated {
+            passes: PASSES,
+            lookups_per_run,
+            rounds: o.rounds,
+            order: "rotating: round r starts with technique r mod n".into(),
+            mqueens_per_s: rates,
+            command: format!(
+                "{} lookups --technique {{technique}} --passes {PASSES} --json",
+                quince.display()
+            ),
+        },
+        generator,
+        generator_command_lines,
+        reference,
+        run_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options() {
+        let args = |s: &[&str]| s.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let o = parse(&args(&[
+            "--rounds",
+            "5",
+            "--techniques",
+            "hq,magic",
+            "--no-callgrind",
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(o.rounds, 5);
+        assert_eq!(
+            o.techniques,
+            Some(vec!["hq".to_string(), "magic".to_string()])
+        );
+        assert!(!o.callgrind && o.generator);
+        assert!(parse(&args(&["--rounds", "0"])).is_err());
+        assert!(parse(&args(&["--reference", "/no/such/file"])).is_err());
+        assert!(parse(&args(&["--bogus"])).is_err());
+        assert!(parse(&args(&["-h"])).unwrap().is_none());
+    }
+}

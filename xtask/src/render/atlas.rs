@@ -1,0 +1,485 @@
+//! `reports/atlas.md`: every sliding-attack technique on every CPU model
+//! with an atlas record ([`crate::atlas`]), the newest clean record per
+//! model. Blocks:
+//!
+//! * `atlas.cpus`: the CPU models covered, each with its record, and the
+//!   models seen in other records that have no atlas record yet;
+//! * `atlas.table`: one row per technique, one column per CPU: in-generator
+//!   tier and speed against that CPU's fastest technique (bulk perft), and
+//!   the isolated rank;
+//! * `atlas.best`: per CPU, the fastest technique overall and the fastest
+//!   portable one (no BMI2, AVX2, AVX-512 or GFNI needed), and where the
+//!   default `hq` stands;
+//! * `atlas.detail N`: the N-th CPU's full figures: isolated rate with
+//!   interval, instructions per lookup, tables, the reference's figure for
+//!   the same technique, and bulk and full-make ratios with tiers;
+//! * `atlas.lead`: per CPU, the generator against the C/C++ perft programs
+//!   from the newest peers record on that CPU model.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use super::format::{capitalise, coverage_note, human_bytes, ratio_text, record_link};
+use crate::atlas::AtlasRecord;
+use crate::measure::host::family_name;
+use crate::measure::stats::{Interval, tiers};
+use crate::measure::{Ratio, Timings};
+use crate::record::Records;
+use crate::util::Result;
+
+/// Techniques that need more than x86-64 (BMI2, AVX2, AVX-512, GFNI), by
+/// name: not "portable". Mirrors `build.rs`'s `BACKENDS`.
+const NEEDS_EXTENSIONS: [&str; 6] = [
+    "pext",
+    "pext-pdep",
+    "split-pext",
+    "galois-field",
+    "avx512-fill",
+    "avx2-shift",
+];
+
+/// The newest clean atlas record of each CPU model, in order of first
+/// appearance.
+pub fn per_cpu(records: &Records) -> Vec<(&str, &AtlasRecord)> {
+    let mut newest: BTreeMap<&str, (&str, &AtlasRecord)> = BTreeMap::new();
+    for (file, r) in &records.atlas {
+        if r.commit.dirty {
+            continue;
+        }
+        let slot = newest.entry(r.cpu.as_str()).or_insert((file, r));
+        if r.date_utc > slot.1.date_utc {
+            *slot = (file, r);
+        }
+    }
+    let mut out: Vec<_> = newest.into_values().collect();
+    out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+    out
+}
+
+/// One CPU's in-generator figures for one perft kind: each technique's
+/// speed against the fastest (its seconds over the technique's, so 1 is
+/// the fastest), and tiers.
+struct Generator {
+    fastest: String,
+    ratio: BTreeMap<String, Ratio>,
+    tier: BTreeMap<String, usize>,
+}
+
+fn generator(t: &Timings, names: &[String], kind: &str) -> Option<Generator> {
+    let medians: Vec<(String, f64)> = names
+        .iter()
+        .filter_map(|n| {
+            let s: Option<Vec<f64>> = t
+                .workloads
+                .iter()
+                .filter(|w| w.kind == kind)
+                .map(|w| {
+                    t.seconds
+                        .get(&w.id)
+                        .and_then(|m| m.get(n))
+                        .map(|v| crate::measure::stats::median(v))
+                })
+                .collect();
+            crate::measure::stats::geomean(s?).map(|g| (n.clone(), g))
+        })
+        .collect();
+    let fastest = medians.iter().min_by(|a, b| a.1.total_cmp(&b.1))?.0.clone();
+    let ratio: BTreeMap<String, Ratio> = medians
+        .iter()
+        .filter_map(|(n, _)| Some((n.clone(), t.geomean_ratio(kind, n, &fastest)?)))
+        .collect();
+    let order: Vec<&String> = ratio.keys().collect();
+    let intervals: Vec<Interval> = order.iter().map(|n| ratio[*n].interval).collect();
+    let tier = tiers(&intervals, true)
+        .into_iter()
+        .zip(&order)
+        .map(|(t, n)| ((*n).clone(), t))
+        .collect();
+    Some(Generator {
+        fastest,
+        ratio,
+        tier,
+    })
+}
+
+/// Isolated medians and ranks (1 = highest rate).
+fn isolated(r: &AtlasRecord) -> (BTreeMap<&str, Interval>, BTreeMap<&str, usize>) {
+    let rates: BTreeMap<&str, Interval> = r
+        .isolated
+        .mqueens_per_s
+        .iter()
+        .map(|(n, v)| (n.as_str(), Interval::of(v)))
+        .collect();
+    let mut order: Vec<&str> = rates.keys().copied().collect();
+    order.sort_by(|a, b| rates[b].median.total_cmp(&rates[a].median));
+    let rank = order.iter().enumerate().map(|(i, n)| (*n, i + 1)).collect();
+    (rates, rank)
+}
+
+fn names(r: &AtlasRecord) -> Vec<String> {
+    r.techniques.iter().map(|t| t.name.clone()).collect()
+}
+
+pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option<Result<String>> {
+    let cpus = per_cpu(records);
+    let none = || {
+        Ok("No clean atlas record in `reports/data/` yet (`cargo run --release -p xtask -- atlas`).\n".to_string())
+    };
+    Some(match name {
+        "atlas.cpus" if cpus.is_empty() => none(),
+        "atlas.cpus" => Ok(cpus_block(&cpus, records, page)),
+        "atlas.table" if cpus.is_empty() => none(),
+        "atlas.table" => Ok(table_block(&cpus)),
+        "atlas.best" if cpus.is_empty() => none(),
+        "atlas.best" => Ok(best_block(&cpus)),
+        "atlas.lead" => Ok(lead_block(&cpus, records, page)),
+        "atlas.detail" if cpus.is_empty() => none(),
+        "atlas.detail" => (|| {
+            let index: usize = args
+                .first()
+                .and_then(|a| a.parse().ok())
+                .ok_or("atlas.detail wants the CPU's number (1 = first covered)")?;
+            let (file, r) = cpus
+                .get(index.wrapping_sub(1))
+                .ok_or_else(|| format!("atlas.detail {index}: no such CPU in the atlas"))?;
+            detail_block(file, r, page)
+        })(),
+        _ => return None,
+    })
+}
+
+fn cpus_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> String {
+    let mut s = String::new();
+    for (i, (file, r)) in cpus.iter().enumerate() {
+        writeln!(
+            s,
+            "{}. **{}** ({}, {} logical cores): commit `{}`, {}, {}, timed with `RUSTFLAGS='{}'`{}; {} techniques, {} left out{}; record {}.",
+            i + 1,
+            r.cpu,
+            r.host.cpu_model_name,
+            r.host.logical_cores,
+            r.commit.short,
+            r.date_utc.get(..10).unwrap_or(""),
+            r.rustc,
+            r.timing_rustflags,
+            r.instruction_rustflags
+                .as_ref()
+                .map_or(String::new(), |f| format!(", instructions counted with `RUSTFLAGS='{f}'`")),
+            r.techniques.len(),
+            r.left_out.len(),
+            if r.left_out.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    r.left_out
+                        .iter()
+                        .map(|(n, why)| format!("`{n}`: needs {why}"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            },
+            record_link(page, file)
+        )
+        .unwrap();
+    }
+    let covered: BTreeSet<&str> = cpus.iter().map(|(_, r)| r.cpu.as_str()).collect();
+    let mut seen: BTreeSet<String> = records
+        .lab
+        .iter()
+        .map(|(_, r)| family_name(&r.host))
+        .collect();
+    seen.retain(|c| !covered.contains(c.as_str()));
+    if seen.is_empty() {
+        writeln!(
+            s,
+            "\nEvery CPU model in the lab's other records is covered."
+        )
+        .unwrap();
+    } else {
+        writeln!(
+            s,
+            "\nNot yet covered (CPU models of other lab records in `reports/data/`, no atlas record): {}.",
+            seen.into_iter().collect::<Vec<_>>().join("; ")
+        )
+        .unwrap();
+    }
+    s
+}
+
+fn table_block(cpus: &[(&str, &AtlasRecord)]) -> String {
+    let mut all: Vec<String> = Vec::new();
+    for (_, r) in cpus {
+        for n in names(r) {
+            if !all.contains(&n) {
+                all.push(n);
+            }
+        }
+    }
+    let views: Vec<_> = cpus
+        .iter()
+        .map(|(_, r)| {
+            let g = r
+                .generator
+                .as_ref()
+                .and_then(|t| generator(t, &names(r), "bulk"));
+            (g, isolated(r).1)
+        })
+        .collect();
+    // Rows in the first CPU's generator order (tier, then speed).
+    if let Some((Some(g), _)) = views.first() {
+        all.sort_by(|a, b| {
+            let key = |n: &String| {
+                (
+                    g.tier.get(n).copied().unwrap_or(usize::MAX),
+                    -g.ratio.get(n).map_or(0.0, |r| r.interval.median),
+                )
+            };
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+    }
+    let mut s = String::new();
+    write!(s, "| technique |").unwrap();
+    for (i, (_, r)) in cpus.iter().enumerate() {
+        write!(s, " {}. {} |", i + 1, r.cpu).unwrap();
+    }
+    writeln!(s).unwrap();
+    writeln!(s, "| --- |{}", " --- |".repeat(cpus.len())).unwrap();
+    for n in &all {
+        write!(s, "| `{n}` |").unwrap();
+        for (g, rank) in &views {
+            let generator = g.as_ref().and_then(|g| {
+                let r = g.ratio.get(n)?;
+                Some(format!("tier {}, {:.2}x", g.tier[n], r.interval.median))
+            });
+            let isolated = rank.get(n.as_str()).map(|k| format!("#{k}"));
+            let cell = match (generator, isolated) {
+                (Some(g), Some(i)) => format!("{g}; isolated {i}"),
+                (None, Some(i)) => format!("isolated {i}"),
+                (Some(g), None) => g,
+                (None, None) => "-".into(),
+            };
+            write!(s, " {cell} |").unwrap();
+        }
+        writeln!(s).unwrap();
+    }
+    writeln!(
+        s,
+        "\nIn the generator: bulk perft of the six standard positions, the technique's speed against that CPU's fastest technique (its geometric mean of median seconds over theirs: 1.00x is the fastest), and its tier (techniques whose intervals overlap share a tier). Isolated: its rank by median queen lookups per second on that CPU (1 = fastest)."
+    )
+    .unwrap();
+    s
+}
+
+fn best_block(cpus: &[(&str, &AtlasRecord)]) -> String {
+    let mut s = String::new();
+    for (i, (_, r)) in cpus.iter().enumerate() {
+        let (rates, rank) = isolated(r);
+        let top_isolated = rank.iter().find(|(_, k)| **k == 1).map(|(n, _)| *n);
+        let portable_isolated = rank
+            .iter()
+            .filter(|(n, _)| !NEEDS_EXTENSIONS.contains(n))
+            .min_by_key(|(_, k)| **k)
+            .map(|(n, _)| *n);
+        let g = r
+            .generator
+            .as_ref()
+            .and_then(|t| generator(t, &names(r), "bulk"));
+        let mut line = format!("{}. **{}**: ", i + 1, r.cpu);
+        match &g {
+            Some(g) => {
+                let portable = g
+                    .ratio
+                    .iter()
+                    .filter(|(n, _)| !NEEDS_EXTENSIONS.contains(&n.as_str()))
+                    .max_by(|a, b| a.1.interval.median.total_cmp(&b.1.interval.median))
+                    .map(|(n, r)| (n.clone(), r.interval.median));
+                write!(line, "in the generator the fastest is `{}`", g.fastest).unwrap();
+                if let Some((p, ratio)) = portable {
+                    write!(
+                        line,
+                        ", the fastest portable `{p}` ({ratio:.2}x of it, tier {})",
+                        g.tier[&p]
+                    )
+                    .unwrap();
+                }
+                if let (Some(hq), Some(t)) = (g.ratio.get("hq"), g.tier.get("hq")) {
+                    let better = g.tier.values().filter(|x| **x < *t).count();
+                    write!(
+                        line,
+                        "; the default `hq` runs at {:.2}x of the fastest, tier {t} (techniques in better tiers: {better})",
+                        hq.interval.median,
+                    )
+                    .unwrap();
+                }
+                line.push_str(". ");
+            }
+            None => line.push_str("no in-generator view in this record. "),
+        }
+        if let (Some(top), Some(port)) = (top_isolated, portable_isolated) {
+            write!(
+                line,
+                "In isolation the fastest is `{top}` ({:.0} MQueens/s), the fastest portable `{port}` ({:.0} MQueens/s).",
+                rates[top].median, rates[port].median
+            )
+            .unwrap();
+        }
+        writeln!(s, "{line}").unwrap();
+    }
+    s
+}
+
+fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
+    let names = names(r);
+    let (rates, rank) = isolated(r);
+    let bulk = r
+        .generator
+        .as_ref()
+        .and_then(|t| generator(t, &names, "bulk"));
+    let full = r
+        .generator
+        .as_ref()
+        .and_then(|t| generator(t, &names, "full"));
+    let mut order: Vec<&String> = names.iter().collect();
+    order.sort_by_key(|n| rank.get(n.as_str()).copied().unwrap_or(usize::MAX));
+    let mut s = String::new();
+    writeln!(
+        s,
+        "{} ({}), record {}.\n",
+        r.cpu,
+        r.host.cpu_model_name,
+        record_link(page, file)
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "| isolated rank | technique | MQueens/s | instructions per lookup | tables | reference (Chess_Movegen) | Quince / reference | bulk perft | full-make perft |"
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "| ---: | --- | ---: | ---: | --- | ---: | ---: | --- | --- |"
+    )
+    .unwrap();
+    for n in order {
+        let facts = r.techniques.iter().find(|t| &t.name == n);
+        let tables = facts.map_or("-".into(), |f| {
+            if f.table_bytes == 0 {
+                "none".to_string()
+            } else {
+                format!("{} ({})", human_bytes(f.table_bytes), f.fits)
+            }
+        });
+        let instr = facts
+            .and_then(|f| f.instructions_per_lookup)
+            .map_or("-".into(), |v| format!("{v:.1}"));
+        let rate = &rates[n.as_str()];
+        let theirs = r.reference.as_ref().and_then(|x| {
+            let row = x.same_technique.get(n)?;
+            Some((row.clone(), x.mqueens_per_s[row]))
+        });
+        let (reference, versus) = match theirs {
+            Some((row, v)) => (
+                format!("{v:.0} ({row})"),
+                format!("{:.2}x", rate.median / v),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        let view = |g: &Option<Generator>| {
+            g.as_ref().and_then(|g| {
+                let ratio = g.ratio.get(n)?;
+                Some(if *n == g.fastest {
+                    format!("tier {}, the fastest", g.tier[n])
+                } else {
+                    format!("tier {}, {}", g.tier[n], ratio_text(ratio))
+                })
+            })
+        };
+        writeln!(
+            s,
+            "| {} | `{n}` | {:.0} ({:.0}-{:.0}) | {instr} | {tables} | {reference} | {versus} | {} | {} |",
+            rank[n.as_str()],
+            rate.median,
+            rate.lo,
+            rate.hi,
+            view(&bulk).unwrap_or("-".into()),
+            view(&full).unwrap_or("-".into()),
+        )
+        .unwrap();
+    }
+    let mut notes = vec![format!(
+        "isolated: {} queen lookups per run, median of {} rounds (in brackets the range of the rounds)",
+        r.isolated.lookups_per_run, r.isolated.rounds
+    )];
+    if let Some(t) = &r.generator {
+        notes.push(format!(
+            "bulk and full-make perft: speed against the fastest technique, geometric mean over the six standard positions, {}",
+            coverage_note(t)
+        ));
+    }
+    match &r.reference {
+        Some(x) => notes.push(format!(
+            "reference: {}'s own single-threaded figure on this CPU (its own random workload and cache-pressure simulation), run once; Quince / reference divides the two rates",
+            x.program
+        )),
+        None => notes.push("no reference run in this record".into()),
+    }
+    writeln!(s, "\n{}.", capitalise(&notes.join("; "))).unwrap();
+    Ok(s)
+}
+
+/// Per CPU: Quince's fastest build against the best C/C++ peer on each
+/// standard position, from the newest clean peers record on that model.
+fn lead_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> String {
+    let mut s = String::new();
+    for (i, (_, atlas)) in cpus.iter().enumerate() {
+        let peers = records
+            .lab
+            .iter()
+            .filter(|(_, r)| {
+                r.kind == "peers" && !r.commit.dirty && family_name(&r.host) == atlas.cpu
+            })
+            .filter(|(_, r)| r.comparison("process").is_some())
+            .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+        let Some((file, r)) = peers else {
+            writeln!(
+                s,
+                "{}. **{}**: no peers record on this CPU model yet (`cargo run -p xtask -- report` with the peers built).",
+                i + 1,
+                atlas.cpu
+            )
+            .unwrap();
+            continue;
+        };
+        let c = r.comparison("process").expect("filtered");
+        let peers: Vec<&str> = c
+            .contenders
+            .iter()
+            .map(|x| x.name.as_str())
+            .filter(|n| *n != c.reference)
+            .collect();
+        let mut cells = Vec::new();
+        for w in c.timings.workloads.iter().filter(|w| w.kind == "bulk") {
+            let best = peers
+                .iter()
+                .filter_map(|p| Some((*p, c.timings.ratio(&w.id, &c.reference, p)?)))
+                .min_by(|a, b| a.1.interval.median.total_cmp(&b.1.interval.median));
+            if let Some((p, ratio)) = best {
+                cells.push(format!("{} {} against {p}", w.position, ratio_text(&ratio)));
+            }
+        }
+        writeln!(
+            s,
+            "{}. **{}** (commit `{}`, `RUSTFLAGS='{}'`, record {}): {}.",
+            i + 1,
+            atlas.cpu,
+            r.commit.short,
+            r.toolchain.rustflags,
+            record_link(page, file),
+            cells.join("; ")
+        )
+        .unwrap();
+    }
+    s
+}
