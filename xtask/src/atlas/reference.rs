@@ -22,12 +22,15 @@ use crate::util::Result;
 /// names). A Quince technique absent here has no counterpart there.
 pub const SAME_TECHNIQUE: &[(&str, &str)] = &[
     ("hq", "Hyperbola Quintessence o^(o-2r)"),
-    ("magic", "Magic BB - Fancy variable shift"),
+    ("magic", "Fancy Magic BB - Variable shift"),
     ("pext", "Pext constexpr"),
     ("pext-emulated", "Pext Emulated"),
-    ("split-pext", "SplitPext"),
+    ("split-pext", "Split Pext"),
     ("sissy", "SISSY Bitboards"),
-    ("kindergarten-super-sissy", "Kindergarten Super SISSY"),
+    (
+        "kindergarten-super-sissy",
+        "Kindergarten Super SISSY Bitboards",
+    ),
     ("classical", "Classical Bob-Mike"),
     ("obstruction", "Obstruction Difference"),
     ("sbamg", "SBAMG o^(o-3cbn)"),
@@ -35,9 +38,9 @@ pub const SAME_TECHNIQUE: &[(&str, &str)] = &[
     ("leorik", "Leorik"),
     ("qbb", "QBBEngine"),
     ("bitrotation", "Bitrotation"),
-    ("genetic-obstruction", "Genetic Obstruction Diff"),
+    ("genetic-obstruction", "Genetic Obstruction Difference"),
     ("kindergarten", "Kindergarten"),
-    ("plain-magic", "Magic BB - Plain"),
+    ("plain-magic", "Plain Magic BB"),
     ("black-magic", "Black Magic BB - Fixed shift"),
     ("kogge-stone", "Kogge-Stone"),
     ("dumb7", "Dumb7 Fill"),
@@ -127,7 +130,15 @@ pub fn parse(output: &str) -> BTreeMap<String, f64> {
             }
             continue;
         };
-        let rate = rest.split_whitespace().next().and_then(|r| r.parse().ok());
+        // A name as long as its column is followed by one space only:
+        // then the rate is the name's last word.
+        let (name, rate) = match name.rsplit_once(' ') {
+            Some((head, last)) if last.parse::<f64>().is_ok() => (head, last.parse().ok()),
+            _ => (
+                name,
+                rest.split_whitespace().next().and_then(|r| r.parse().ok()),
+            ),
+        };
         if let Some(rate) = rate {
             rates.insert(name.trim().to_string(), rate);
         } else if !rates.is_empty() {
@@ -147,12 +158,14 @@ mod tests {
             Name                               Performance [MQueens/s]       Tablesize\n\
             Hyperbola Quintessence o^(o-2r)    596.620467                    256     [2kb]\n\
             Kogge-Stone                        783.932888                    0       [0kb]\n\
+            Kindergarten Super SISSY Bitboards 310.022199                    132    [1kb]\n\
             \n\
             Multithreaded:\n\
             Name                               Performance [MQueens/s]\n\
             Kogge-Stone                        9999.0\n";
         let rates = parse(text);
-        assert_eq!(rates.len(), 2);
+        assert_eq!(rates.len(), 3);
+        assert_eq!(rates["Kindergarten Super SISSY Bitboards"], 310.022199);
         assert_eq!(rates["Kogge-Stone"], 783.932888);
         assert_eq!(rates["Hyperbola Quintessence o^(o-2r)"], 596.620467);
     }
