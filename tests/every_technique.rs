@@ -8,18 +8,32 @@
 //! Each technique runs the six standard positions (bulk up to the budget,
 //! full make at a twentieth of it), the 197-position suite and the 64
 //! Chess960 positions in bulk, and the Chess960 positions with every leaf
-//! made up to a smaller budget: the same counts the feature build's suite
-//! checks, minus the deepest standard entries (`quince suite` runs those).
+//! made up to a twentieth of the budget ([`budget`]: every count with
+//! `QUINCE_TECHNIQUE_BUDGET=max`).
 
 mod common;
 use common::{load_suite, run_suite};
 use quince::perft::techniques::{TECHNIQUES, Technique};
 
-const BUDGET: u64 = if cfg!(debug_assertions) {
-    100_000
-} else {
-    20_000_000
-};
+/// Counts above this are skipped to keep CI short (about half a minute
+/// for all techniques on 2 cores); `QUINCE_TECHNIQUE_BUDGET=max` (or a
+/// number) runs more, `max` every count of every suite:
+/// `QUINCE_TECHNIQUE_BUDGET=max RUSTFLAGS='-C target-cpu=native' cargo test
+/// --release --features all-sliders --test every_technique`.
+fn budget() -> u64 {
+    let default = if cfg!(debug_assertions) {
+        100_000
+    } else {
+        20_000_000
+    };
+    match std::env::var("QUINCE_TECHNIQUE_BUDGET") {
+        Ok(v) if v == "max" => u64::MAX,
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("QUINCE_TECHNIQUE_BUDGET: '{v}' is not a number or 'max'")),
+        Err(_) => default,
+    }
+}
 
 fn check(technique: &Technique, name: &str, budget: u64, bulk: bool) -> Vec<String> {
     let entries = load_suite(name);
@@ -42,12 +56,13 @@ fn check(technique: &Technique, name: &str, budget: u64, bulk: bool) -> Vec<Stri
 fn part(part: usize, parts: usize) {
     let mut failures = Vec::new();
     let mut ran = 0;
+    let budget = budget();
     for technique in TECHNIQUES.iter().skip(part).step_by(parts) {
-        failures.extend(check(technique, "standard.epd", BUDGET, true));
-        failures.extend(check(technique, "standard.epd", BUDGET / 20, false));
-        failures.extend(check(technique, "suite.epd", BUDGET, true));
-        failures.extend(check(technique, "chess960.epd", BUDGET, true));
-        failures.extend(check(technique, "chess960.epd", BUDGET / 20, false));
+        failures.extend(check(technique, "standard.epd", budget, true));
+        failures.extend(check(technique, "standard.epd", budget / 20, false));
+        failures.extend(check(technique, "suite.epd", budget, true));
+        failures.extend(check(technique, "chess960.epd", budget, true));
+        failures.extend(check(technique, "chess960.epd", budget / 20, false));
         ran += 1;
     }
     assert!(ran > 0 || part >= TECHNIQUES.len());
