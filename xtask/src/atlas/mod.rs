@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::measure::host::version_line;
 use crate::measure::host::{Checkout, CommitInfo, Host, family_name, host, now_utc, sha256};
-use crate::measure::{self, Contender, Position, Timings, stats};
+use crate::measure::{self, Contender, Position, Timings};
 use crate::record::data_dir;
 use crate::util::{
     Result, callgrind, cargo, output, root, set_rustflags, standard_positions, status,
@@ -72,6 +72,9 @@ const PASSES: u64 = 20_000;
 /// The two pass counts whose callgrind difference gives instructions
 /// per lookup.
 const CALLGRIND_PASSES: (u64, u64) = (20, 60);
+/// How many of the techniques fastest in the generator's probe calibrate
+/// its workloads (see [`fastest_in_generator`]).
+const CALIBRATION_CANDIDATES: usize = 3;
 /// Inputs per pass (`quince::sliders::lookups::INPUTS`; every isolated
 /// run's JSON is checked against it).
 const INPUTS: u64 = 4096;
@@ -349,6 +352,51 @@ fn lookups(quince: &Path, technique: &str, passes: u64) -> Result<f64> {
         .ok_or_else(|| format!("lookups --json has no mqueens_per_s: {text}"))
 }
 
+/// The [`CALIBRATION_CANDIDATES`] techniques fastest in a short probe of
+/// the generator: Kiwipete (`kind` perft: bulk at depth 5, full make at
+/// depth 4 three times over, a few tenths of a second), each run twice,
+/// the shorter kept.
+fn fastest_in_generator<'a>(
+    contenders: &'a [Contender],
+    positions: &[Position],
+    kind: &str,
+) -> Result<Vec<&'a Contender>> {
+    let kiwipete = positions
+        .iter()
+        .find(|p| p.name == "kiwipete")
+        .ok_or("no kiwipete among the standard positions")?;
+    let (depth, repeat) = if kind == "bulk" { (5, 1) } else { (4, 3) };
+    let probe = measure::Workload {
+        id: format!("probe-kiwipete-{kind}-d{depth}x{repeat}"),
+        position: "kiwipete".into(),
+        fen: kiwipete.fen.to_string(),
+        kind: kind.into(),
+        depth,
+        repeat,
+        nodes: kiwipete.counts[depth as usize - 1],
+    };
+    let mut timed = Vec::new();
+    for c in contenders {
+        let t = c.run(&probe)?.min(c.run(&probe)?);
+        timed.push((t, c));
+    }
+    timed.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let chosen: Vec<&Contender> = timed
+        .iter()
+        .take(CALIBRATION_CANDIDATES)
+        .map(|(_, c)| *c)
+        .collect();
+    progress(&format!(
+        "{kind} calibrated on {}",
+        chosen
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Ok(chosen)
+}
+
 fn measure(o: &Options) -> Result<AtlasRecord> {
     let started = Instant::now();
     let date_utc = now_utc();
@@ -462,21 +510,31 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
             .iter()
             .map(|(name, fen, counts)| Position { name, fen, counts })
             .collect();
-        // Calibrate on the technique fastest in isolation: every run of
-        // every technique then lasts at least the minimum.
-        let fastest = names
-            .iter()
-            .max_by(|a, b| stats::median(&rates[*a]).total_cmp(&stats::median(&rates[*b])))
-            .and_then(|n| contenders.iter().find(|c| &c.name == n))
-            .ok_or("no technique to time")?;
-        let mut workloads = measure::calibrate(fastest, &positions, "bulk", |_| 3, true)?;
-        workloads.extend(measure::calibrate(
-            fastest,
-            &positions,
-            "full",
-            |_| 3,
-            true,
-        )?);
+        // Calibrate on the techniques fastest *in the generator*, found
+        // by a short probe of each (Kiwipete, one process, the best of
+        // two), keeping for each position the longest workload any of
+        // them needs. The fastest alone is not the fastest inside: the
+        // first Zen 5 run calibrated on the isolated winner and saw a
+        // quarter of the runs under the minimum.
+        let mut workloads: Vec<measure::Workload> = Vec::new();
+        for kind in ["bulk", "full"] {
+            let candidates = fastest_in_generator(&contenders, &positions, kind)?;
+            let mut longest: Vec<measure::Workload> = Vec::new();
+            for c in candidates {
+                let found = measure::calibrate(c, &positions, kind, |_| 3, true)?;
+                if longest.is_empty() {
+                    longest = found;
+                    continue;
+                }
+                for (keep, new) in longest.iter_mut().zip(found) {
+                    let seconds = |w: &measure::Workload| w.nodes * u64::from(w.repeat);
+                    if seconds(&new) > seconds(keep) {
+                        *keep = new;
+                    }
+                }
+            }
+            workloads.extend(longest);
+        }
         let timings = measure::paired_rounds(&contenders, &workloads, o.rounds)?;
         generator_command_lines = measure::command_lines(&contenders, &workloads);
         generator = Some(timings);
