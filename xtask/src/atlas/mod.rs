@@ -527,8 +527,8 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
                     continue;
                 }
                 for (keep, new) in longest.iter_mut().zip(found) {
-                    let seconds = |w: &measure::Workload| w.nodes * u64::from(w.repeat);
-                    if seconds(&new) > seconds(keep) {
+                    let leaves = |w: &measure::Workload| w.nodes * u64::from(w.repeat);
+                    if leaves(&new) > leaves(keep) {
                         *keep = new;
                     }
                 }
