@@ -29,14 +29,27 @@ cargo run --quiet --manifest-path tests/library_user/Cargo.toml --target-dir tar
 # the MSRV check.
 command -v cargo-hack >/dev/null || cargo install cargo-hack --locked --version 0.6.46
 echo "rust-version $(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml), $(rustc --version)"
+# Each feature alone. A technique that needs target features the build
+# lacks is a compile error by design (build.rs), so each is checked only
+# with flags that have them: BMI2 and AVX2 ones on x86-64-v3, the AVX-512
+# and GFNI ones with the CPU's own flags where it has them.
+avx512="galois-field,avx512-fill"
 if grep -qw bmi2 /proc/cpuinfo; then
   RUSTFLAGS='-C target-cpu=x86-64-v3' cargo hack check --lib --each-feature \
-    --exclude-all-features --target-dir target/hack
+    --exclude-all-features --exclude-features "$avx512" --target-dir target/hack
 else
-  echo "this CPU lacks BMI2: the pext feature is not checked here"
-  cargo hack check --lib --each-feature --exclude-all-features --exclude-features pext \
-    --target-dir target/hack
+  echo "this CPU lacks BMI2: pext, pext-pdep, split-pext and avx2-shift are not checked here"
+  cargo hack check --lib --each-feature --exclude-all-features \
+    --exclude-features "pext,pext-pdep,split-pext,avx2-shift,$avx512" --target-dir target/hack
 fi
-# The optional serde feature: its round trips (tests/serde.rs need it).
+if grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo \
+  && grep -qw avx512vl /proc/cpuinfo && grep -qw gfni /proc/cpuinfo; then
+  for feature in ${avx512//,/ }; do
+    RUSTFLAGS='-C target-cpu=native' cargo check --lib --no-default-features \
+      --features "$feature" --target-dir target/hack-native
+  done
+else
+  echo "this CPU lacks AVX-512 or GFNI: $avx512 are not checked alone here"
+fi
 cargo test --features serde --test serde
 cargo package -p quince-codegen -p quince --allow-dirty
