@@ -138,26 +138,3 @@ impl Slider for Avx2Shift {
         Bitboard(unsafe { eight(square.index(), occupied.0) })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The two-register queen agrees with the one-register rook and
-    /// bishop (which the ray-walker test in `sliders` checks).
-    #[test]
-    fn queen_is_rook_and_bishop() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..2000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            for square in Square::all() {
-                for occ in [state, state & state.rotate_left(29), 0, !0].map(Bitboard) {
-                    let both = Avx2Shift::rook(square, occ).0 | Avx2Shift::bishop(square, occ).0;
-                    assert_eq!(Avx2Shift::queen(square, occ).0, both, "{square}");
-                }
-            }
-        }
-    }
-}

@@ -42,7 +42,7 @@
 //! instructions it needs.
 //!
 //! **Instructions**: six techniques need target features, which `build.rs`
-//! checks (`BACKENDS` there): `pext`, `pext-pdep` and `split-pext` need
+//! checks (the list is `codegen/src/techniques.rs`): `pext`, `pext-pdep` and `split-pext` need
 //! BMI2; `galois-field` AVX2, AVX-512F/BW and GFNI; `avx512-fill`
 //! AVX-512F/VL; `avx2-shift` AVX2. Build with
 //! `RUSTFLAGS='-C target-cpu=native'` on a CPU that has them. The other
@@ -79,8 +79,8 @@ mod shifts;
 /// name, module (one file each), type. `$then` is a macro that receives
 /// the list. Generic code that other crates time per technique (lookup
 /// loops, perft) is instantiated here, into [`COMPILED`].
-/// Adding a technique: its file, one line here, one in `build.rs`'s
-/// `BACKENDS`, one feature in `Cargo.toml`.
+/// Adding a technique: its file, one line here, one in
+/// `codegen/src/techniques.rs`, one feature in `Cargo.toml`.
 macro_rules! every_technique {
     ($then:ident) => {
         $then! {
@@ -162,8 +162,9 @@ macro_rules! declare_techniques {
             pub type Active = $ty;
         )*
 
-        /// Every compiled backend's name with its rook and bishop functions
-        /// (called through pointers: for tests and tools, not for speed).
+        /// Every compiled backend's name with its rook, bishop and queen
+        /// functions and its isolated lookup loop (called through pointers:
+        /// for tests and tools, not for speed).
         pub const COMPILED: &[Compiled] = &[
             $(
                 #[cfg(quince_compiled = $name)]
@@ -296,7 +297,8 @@ mod tests {
     }
 
     /// Every compiled backend (the active one and `hq` at least; all of
-    /// them with `all-sliders`) against the ray walker.
+    /// them with `all-sliders`) against the ray walker: rook, bishop, and
+    /// queen (which some techniques compute in one wider register).
     #[test]
     fn every_compiled_backend_matches_ray_walker() {
         assert!(COMPILED.iter().any(|b| b.name == ACTIVE));
