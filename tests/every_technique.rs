@@ -14,6 +14,7 @@
 mod common;
 use common::{load_suite, run_suite};
 use quince::perft::techniques::{TECHNIQUES, Technique};
+use quince::suite::SuiteEntry;
 
 /// Counts above this are skipped to keep CI short (about half a minute
 /// for all techniques on 2 cores); `QUINCE_TECHNIQUE_BUDGET=max` (or a
@@ -35,9 +36,13 @@ fn budget() -> u64 {
     }
 }
 
-fn check(technique: &Technique, name: &str, budget: u64, bulk: bool) -> Vec<String> {
-    let entries = load_suite(name);
-    let (checked, failures) = run_suite(&entries, budget, |pos, depth| {
+fn check(
+    technique: &Technique,
+    (name, entries): &(&str, Vec<SuiteEntry>),
+    budget: u64,
+    bulk: bool,
+) -> Vec<String> {
+    let (checked, failures) = run_suite(entries, budget, |pos, depth| {
         if bulk {
             (technique.bulk)(pos, depth)
         } else {
@@ -57,12 +62,14 @@ fn part(part: usize, parts: usize) {
     let mut failures = Vec::new();
     let mut ran = 0;
     let budget = budget();
+    let [standard, suite, chess960] =
+        ["standard.epd", "suite.epd", "chess960.epd"].map(|name| (name, load_suite(name)));
     for technique in TECHNIQUES.iter().skip(part).step_by(parts) {
-        failures.extend(check(technique, "standard.epd", budget, true));
-        failures.extend(check(technique, "standard.epd", budget / 20, false));
-        failures.extend(check(technique, "suite.epd", budget, true));
-        failures.extend(check(technique, "chess960.epd", budget, true));
-        failures.extend(check(technique, "chess960.epd", budget / 20, false));
+        failures.extend(check(technique, &standard, budget, true));
+        failures.extend(check(technique, &standard, budget / 20, false));
+        failures.extend(check(technique, &suite, budget, true));
+        failures.extend(check(technique, &chess960, budget, true));
+        failures.extend(check(technique, &chess960, budget / 20, false));
         ran += 1;
     }
     assert!(ran > 0 || part >= TECHNIQUES.len());
