@@ -20,47 +20,9 @@
 
 use std::{env, fs, path::PathBuf};
 
-/// Every backend feature with the target features its module needs, in
-/// the order of `every_technique!` in `src/sliders/mod.rs`. A technique
-/// whose target features are missing is left out of `all-sliders`; chosen
-/// alone, it stops the build with a `compile_error!` naming what it needs.
-/// Adding a technique: one line here, one in `every_technique!`, one
-/// feature in `Cargo.toml`.
-const BACKENDS: &[(&str, &[&str])] = &[
-    ("hq", &[]),
-    ("magic", &[]),
-    ("pext", &["bmi2"]),
-    ("pext-emulated", &[]),
-    ("pext-pdep", &["bmi2"]),
-    ("split-pext", &["bmi2"]),
-    ("sissy", &[]),
-    ("kindergarten-super-sissy", &[]),
-    ("classical", &[]),
-    ("obstruction", &[]),
-    ("sbamg", &[]),
-    ("slide-arithmetic", &[]),
-    ("leorik", &[]),
-    ("qbb", &[]),
-    ("bitrotation", &[]),
-    ("genetic-obstruction", &[]),
-    ("kindergarten", &[]),
-    ("plain-magic", &[]),
-    ("black-magic", &[]),
-    ("exploding", &[]),
-    ("hypercube", &[]),
-    ("folding-hash", &[]),
-    ("spectral-magic", &[]),
-    ("kogge-stone", &[]),
-    ("dumb7", &[]),
-    ("simd-fill", &[]),
-    ("rotated", &[]),
-    ("hq-bitrev", &[]),
-    ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
-    ("avx512-fill", &["avx512f", "avx512vl"]),
-    ("avx2-shift", &["avx2"]),
-    ("switch", &[]),
-    ("bob-mike", &[]),
-];
+/// Every backend feature with the target features its module needs (one
+/// list, shared with the lab's `xtask`: `codegen/src/techniques.rs`).
+use codegen::techniques::BACKENDS;
 
 fn feature(name: &str) -> bool {
     let var = format!("CARGO_FEATURE_{}", name.to_uppercase().replace('-', "_"));

@@ -26,6 +26,7 @@ pub mod sissy;
 pub mod slide_arithmetic;
 pub mod spectral_magics;
 pub mod split_pext;
+pub mod techniques;
 
 use geometry::*;
 use proc_macro2::{Literal, TokenStream};

@@ -35,6 +35,16 @@ pub fn output(cmd: &mut Command) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// A command-line option's positive number: `flag`'s value, or why not
+/// (every lab command's `--rounds` and the like).
+pub fn positive(flag: &str, value: Option<&String>) -> Result<usize> {
+    let v = value.ok_or_else(|| format!("{flag} needs a number"))?;
+    v.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{flag}: '{v}' is not a positive number"))
+}
+
 /// Runs a command with inherited output; fails on a non-zero exit.
 pub fn status(cmd: &mut Command) -> Result<()> {
     let status = cmd
@@ -47,50 +57,19 @@ pub fn status(cmd: &mut Command) -> Result<()> {
     }
 }
 
+// The one list of techniques and their target features, shared with
+// `build.rs` (which reads it through the codegen crate).
+#[path = "../../codegen/src/techniques.rs"]
+mod techniques;
+
 /// Every sliding-attack technique's feature with the target features its
-/// module needs, in the order of `every_technique!` in
-/// `src/sliders/mod.rs`, the same as `BACKENDS` in `build.rs` (a test
-/// compares the two).
-pub const BACKEND_NEEDS: [(&str, &[&str]); 33] = [
-    ("hq", &[]),
-    ("magic", &[]),
-    ("pext", &["bmi2"]),
-    ("pext-emulated", &[]),
-    ("pext-pdep", &["bmi2"]),
-    ("split-pext", &["bmi2"]),
-    ("sissy", &[]),
-    ("kindergarten-super-sissy", &[]),
-    ("classical", &[]),
-    ("obstruction", &[]),
-    ("sbamg", &[]),
-    ("slide-arithmetic", &[]),
-    ("leorik", &[]),
-    ("qbb", &[]),
-    ("bitrotation", &[]),
-    ("genetic-obstruction", &[]),
-    ("kindergarten", &[]),
-    ("plain-magic", &[]),
-    ("black-magic", &[]),
-    ("exploding", &[]),
-    ("hypercube", &[]),
-    ("folding-hash", &[]),
-    ("spectral-magic", &[]),
-    ("kogge-stone", &[]),
-    ("dumb7", &[]),
-    ("simd-fill", &[]),
-    ("rotated", &[]),
-    ("hq-bitrev", &[]),
-    ("galois-field", &["avx2", "avx512f", "avx512bw", "gfni"]),
-    ("avx512-fill", &["avx512f", "avx512vl"]),
-    ("avx2-shift", &["avx2"]),
-    ("switch", &[]),
-    ("bob-mike", &[]),
-];
+/// module needs (`codegen/src/techniques.rs`, as `build.rs` reads it).
+pub use techniques::BACKENDS as BACKEND_NEEDS;
 
 /// Every sliding-attack technique's feature, in the order of
 /// [`BACKEND_NEEDS`] (`every_technique!` in `src/sliders/mod.rs`).
-pub const ALL_BACKENDS: [&str; 33] = {
-    let mut names = [""; 33];
+pub const ALL_BACKENDS: [&str; BACKEND_NEEDS.len()] = {
+    let mut names = [""; BACKEND_NEEDS.len()];
     let mut i = 0;
     while i < names.len() {
         names[i] = BACKEND_NEEDS[i].0;

@@ -30,13 +30,12 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::measure::build::build_with;
 use crate::measure::host::version_line;
 use crate::measure::host::{Checkout, CommitInfo, Host, family_name, host, now_utc, sha256};
 use crate::measure::{self, Contender, Position, Timings};
 use crate::record::data_dir;
-use crate::util::{
-    Result, callgrind, cargo, output, root, set_rustflags, standard_positions, status,
-};
+use crate::util::{Result, callgrind, output, positive, root, standard_positions};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- atlas [OPTIONS]
@@ -100,14 +99,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--rounds" => {
-                let n = it.next().ok_or("--rounds needs a number")?;
-                o.rounds = n
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--rounds: '{n}' is not a positive number"))?;
-            }
+            "--rounds" => o.rounds = positive("--rounds", it.next())?,
             "--techniques" => {
                 let list = it
                     .next()
@@ -262,38 +254,15 @@ fn progress(text: &str) {
 /// `quince` and `lab_perft` built with `all-sliders` and `flags` into
 /// `target/lab/atlas-<label>/`.
 fn build(checkout: &Path, label: &str, flags: &str) -> Result<(PathBuf, PathBuf)> {
-    let lab = root().join("target").join("lab");
-    let target = lab.join(format!("atlas-build-{label}"));
-    let mut cmd = Command::new(cargo());
-    cmd.current_dir(checkout)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "--bin",
-            "quince",
-            "--example",
-            "lab_perft",
-            "--features",
-            "all-sliders",
-        ])
-        .env("CARGO_TARGET_DIR", &target);
-    set_rustflags(&mut cmd, flags);
     progress(&format!("building ({label}: RUSTFLAGS='{flags}')"));
-    status(&mut cmd)?;
-    let out = lab.join(format!("atlas-{label}"));
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let copy = |from: PathBuf, name: &str| -> Result<PathBuf> {
-        let to = out.join(name);
-        std::fs::copy(&from, &to)
-            .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))?;
-        Ok(to)
-    };
-    let release = target.join("release");
-    Ok((
-        copy(release.join("quince"), "quince")?,
-        copy(release.join("examples").join("lab_perft"), "lab_perft")?,
-    ))
+    let built = build_with(
+        checkout,
+        &format!("atlas-{label}"),
+        "all-sliders",
+        flags,
+        &format!("atlas-build-{label}"),
+    )?;
+    Ok((built.quince, built.lab_perft))
 }
 
 /// `quince lookups --list`: (name, table bytes) compiled, and the left-out

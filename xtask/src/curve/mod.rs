@@ -24,7 +24,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, CommitInfo, host, now_utc, sha256, version_line};
 use crate::measure::{Contender, Workload};
 use crate::record::{Comparison, LabRecord, SearchRun, Toolchain};
-use crate::util::{Result, has_bmi2, root};
+use crate::util::{Result, has_bmi2, positive, root};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- curve [OPTIONS]
@@ -78,22 +78,15 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         allow_dirty: false,
     };
     let mut it = args.iter();
-    let number = |flag: &str, v: Option<&String>| -> Result<usize> {
-        let v = v.ok_or_else(|| format!("{flag} needs a number"))?;
-        v.parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("{flag}: '{v}' is not a positive number"))
-    };
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--rounds" => o.rounds = number("--rounds", it.next())?,
-            "--search-depth" => o.search_depth = number("--search-depth", it.next())? as u32,
+            "--rounds" => o.rounds = positive("--rounds", it.next())?,
+            "--search-depth" => o.search_depth = positive("--search-depth", it.next())? as u32,
             "--threads" => {
                 let list = it.next().ok_or("--threads needs a list like 1,2,4")?;
                 let counts = list
                     .split(',')
-                    .map(|t| number("--threads", Some(&t.to_string())))
+                    .map(|t| positive("--threads", Some(&t.to_string())))
                     .collect::<Result<Vec<_>>>()?;
                 o.threads = Some(counts);
             }

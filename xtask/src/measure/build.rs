@@ -33,8 +33,22 @@ pub struct Built {
 /// dev-dependencies (the peer crates, criterion, ...) compile once, not
 /// once per backend.
 pub fn build(checkout: &Path, label: &str, features: &str) -> Result<Built> {
+    build_with(checkout, label, features, rustflags(), "build")
+}
+
+/// [`build`] with its own `RUSTFLAGS` and target directory
+/// (`target/lab/<target>`): the atlas builds one commit twice, with
+/// native flags and with x86-64-v3, and separate directories keep each
+/// build incremental instead of one flag set invalidating the other.
+pub fn build_with(
+    checkout: &Path,
+    label: &str,
+    features: &str,
+    flags: &str,
+    target: &str,
+) -> Result<Built> {
     let lab = root().join("target").join("lab");
-    let target = lab.join("build");
+    let target = lab.join(target);
     let mut cmd = Command::new(cargo());
     cmd.current_dir(checkout)
         .args([
@@ -49,7 +63,7 @@ pub fn build(checkout: &Path, label: &str, features: &str) -> Result<Built> {
             features,
         ])
         .env("CARGO_TARGET_DIR", &target);
-    set_rustflags(&mut cmd, rustflags());
+    set_rustflags(&mut cmd, flags);
     status(&mut cmd)?;
     let out = lab.join(label);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;

@@ -27,16 +27,11 @@ use crate::measure::{Ratio, Timings};
 use crate::record::Records;
 use crate::util::Result;
 
-/// Techniques that need more than x86-64 (BMI2, AVX2, AVX-512, GFNI), by
-/// name: not "portable". Mirrors `build.rs`'s `BACKENDS`.
-const NEEDS_EXTENSIONS: [&str; 6] = [
-    "pext",
-    "pext-pdep",
-    "split-pext",
-    "galois-field",
-    "avx512-fill",
-    "avx2-shift",
-];
+/// Whether a technique runs on plain x86-64: it needs none of BMI2, AVX2,
+/// AVX-512 or GFNI (`codegen/src/techniques.rs`).
+fn portable(name: &str) -> bool {
+    crate::util::backend_needs(name).is_empty()
+}
 
 /// The newest clean atlas record of each CPU model, in order of first
 /// appearance.
@@ -279,7 +274,7 @@ fn best_block(cpus: &[(&str, &AtlasRecord)]) -> String {
         let top_isolated = rank.iter().find(|(_, k)| **k == 1).map(|(n, _)| *n);
         let portable_isolated = rank
             .iter()
-            .filter(|(n, _)| !NEEDS_EXTENSIONS.contains(n))
+            .filter(|(n, _)| portable(n))
             .min_by_key(|(_, k)| **k)
             .map(|(n, _)| *n);
         let g = r
@@ -292,7 +287,7 @@ fn best_block(cpus: &[(&str, &AtlasRecord)]) -> String {
                 let portable = g
                     .ratio
                     .iter()
-                    .filter(|(n, _)| !NEEDS_EXTENSIONS.contains(&n.as_str()))
+                    .filter(|(n, _)| portable(n))
                     .max_by(|a, b| a.1.interval.median.total_cmp(&b.1.interval.median))
                     .map(|(n, r)| (n.clone(), r.interval.median));
                 write!(line, "in the generator the fastest is `{}`", g.fastest).unwrap();

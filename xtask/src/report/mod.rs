@@ -11,7 +11,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position};
 use crate::record::{Comparison, LabRecord, Toolchain};
-use crate::util::{Result, has_bmi2, root, standard_positions};
+use crate::util::{Result, has_bmi2, positive, root, standard_positions};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- report [OPTIONS]
@@ -81,14 +81,7 @@ fn parse(args: &[String]) -> Result<Mode> {
         match arg.as_str() {
             "--render" => mode = Some(Mode::Render),
             "--check" => mode = Some(Mode::Check),
-            "--rounds" => {
-                let n = it.next().ok_or("--rounds needs a number")?;
-                o.rounds = n
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--rounds: '{n}' is not a positive number"))?;
-            }
+            "--rounds" => o.rounds = positive("--rounds", it.next())?,
             "--gigantua" => o.gigantua = Some(file(arg, it.next())?),
             "--mperft" => o.mperft = Some(file(arg, it.next())?),
             "--templechess" => o.templechess = Some(file(arg, it.next())?),

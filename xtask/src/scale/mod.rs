@@ -23,7 +23,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{Contender, DEFAULT_ROUNDS, Workload};
 use crate::record::{Comparison, DeepRun, LabRecord, Toolchain};
-use crate::util::{Result, has_bmi2, root};
+use crate::util::{Result, has_bmi2, positive, root};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- scale [OPTIONS]
@@ -63,14 +63,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--rounds" => {
-                let n = it.next().ok_or("--rounds needs a number")?;
-                o.rounds = n
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--rounds: '{n}' is not a positive number"))?;
-            }
+            "--rounds" => o.rounds = positive("--rounds", it.next())?,
             "--mperft" => {
                 let p = PathBuf::from(it.next().ok_or("--mperft needs a path")?);
                 if !p.is_file() {
