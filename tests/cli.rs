@@ -166,6 +166,22 @@ fn perft_with_a_named_technique_and_its_errors() {
     );
 }
 
+/// `quince lookups --technique NAME --mode MODE --passes 2 --json`.
+fn lookups_json(technique: &str, mode: &str) -> serde_json::Value {
+    let out = quince(&[
+        "lookups",
+        "--technique",
+        technique,
+        "--mode",
+        mode,
+        "--passes",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(stdout(&out).trim()).unwrap()
+}
+
 #[test]
 fn lookups_times_a_technique_and_lists_the_compiled_ones() {
     let out = quince(&["lookups", "--technique", "hq", "--passes", "2", "--json"]);
@@ -179,6 +195,7 @@ fn lookups_times_a_technique_and_lists_the_compiled_ones() {
     assert!(value["mqueens_per_s"].as_f64().unwrap() > 0.0);
     // The fold is the same for every compiled technique: they agree.
     let fold = value["fold"].clone();
+    let grouped_fold = lookups_json("hq", "grouped")["fold"].clone();
     for compiled in quince::sliders::COMPILED {
         let out = quince(&[
             "lookups",
@@ -190,6 +207,17 @@ fn lookups_times_a_technique_and_lists_the_compiled_ones() {
         ]);
         let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
         assert_eq!(v["fold"], fold, "{}", compiled.name);
+        // One lookup at a time computes the same attacks.
+        let v = lookups_json(compiled.name, "one-at-a-time");
+        assert_eq!(v["fold"], fold, "{} one at a time", compiled.name);
+        assert_eq!(v["mode"], "one-at-a-time");
+        // Grouped inputs are another set: every technique agrees there too.
+        let v = lookups_json(compiled.name, "grouped");
+        assert_eq!(v["fold"], grouped_fold, "{} grouped", compiled.name);
+        assert_eq!(
+            v["lookups"],
+            2 * (quince::sliders::lookups::GROUPS * quince::sliders::lookups::PER_OCCUPANCY) as u64
+        );
     }
     let out = quince(&["lookups", "--list"]);
     assert!(stdout(&out).lines().any(|l| l.starts_with("hq ")));

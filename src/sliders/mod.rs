@@ -175,6 +175,8 @@ macro_rules! declare_techniques {
                     bishop: <$ty as Slider>::bishop,
                     queen: <$ty as Slider>::queen,
                     queens: lookups::queens::<$ty>,
+                    queens_one_at_a_time: lookups::queens_one_at_a_time::<$ty>,
+                    queens_grouped: lookups::queens_grouped::<$ty>,
                 },
             )*
         ];
@@ -207,6 +209,11 @@ pub struct Compiled {
     /// The isolated view: [`lookups::queens`] instantiated for it (one
     /// call through the pointer, the lookups inlined inside).
     pub queens: fn(&[(Square, Bitboard)], u64) -> u64,
+    /// The same with lookups kept one at a time
+    /// ([`lookups::queens_one_at_a_time`]).
+    pub queens_one_at_a_time: fn(&[(Square, Bitboard)], u64) -> u64,
+    /// Twelve lookups per occupancy ([`lookups::queens_grouped`]).
+    pub queens_grouped: fn(&[lookups::Group], u64) -> u64,
 }
 
 /// The name of the active backend, e.g. `"hq"` or `"magic"`.

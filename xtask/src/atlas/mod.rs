@@ -4,17 +4,23 @@
 //! renders (one column per CPU model).
 //!
 //! * **In isolation**: `quince lookups` (queen lookups over a fixed set of
-//!   squares and occupancies) for each technique, in paired rounds (every
+//!   squares and occupancies) for each technique in its three modes
+//!   (batch: the compiler may vectorise across lookups; one at a time;
+//!   grouped: twelve squares per occupancy), in paired rounds (every
 //!   technique once per round, the order rotating), MQueens/s per round;
-//!   and instructions per lookup from callgrind (the difference of two
-//!   pass counts, so start-up cancels).
+//!   and instructions per lookup, one at a time, from callgrind (the
+//!   difference of two pass counts, so start-up cancels).
 //! * **In the generator**: bulk and full-make perft of the six standard
 //!   positions with each technique (`examples/lab_perft.rs quince:NAME`),
 //!   the lab's protocol ([`crate::measure`]): calibrated depths, paired
 //!   rounds of whole processes, every round kept, ratios with intervals.
 //! * **The reference on the same CPU**: Gigantua/Chess_Movegen's own
 //!   figures for the techniques both have ([`reference`]), when a built
-//!   `movegen_compare` is given.
+//!   `movegen_compare` is given; and, from a second build of it with
+//!   clang's vectorisers off, its figures one lookup at a time, to set
+//!   beside Quince's one-at-a-time rates (like with like: its harness
+//!   lets clang vectorise across twelve lookups, which moves its figures
+//!   several-fold in both directions).
 //!
 //! Two builds of one commit: `-C target-cpu=native` for the timings (so
 //! the AVX-512 and GFNI techniques run where the CPU has them), and
@@ -52,7 +58,12 @@ reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
   --techniques a,b,c   only these techniques (default: every one this CPU runs)
   --reference BIN      a built Chess_Movegen movegen_compare
                        (../shared/chess-movegen/build.sh); its figures
-                       stand beside Quince's
+                       stand beside Quince's batch rates
+  --reference-scalar BIN
+                       the same built with clang's vectorisers off
+                       (CXX=tools/clang-no-vectorize.sh for build.sh);
+                       its figures stand beside Quince's one-at-a-time
+                       rates
   --no-generator       skip the in-generator view (a quick isolated run)
   --no-callgrind       skip the instruction counts
   --allow-dirty        measure the working tree as it is (the record is
@@ -63,7 +74,7 @@ request with the new reports/data/atlas-*.json and the re-rendered pages.";
 
 /// The record kind and format.
 pub const KIND: &str = "atlas";
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Passes over the 4096 inputs per isolated run (about 82 million
 /// lookups: a few tenths of a second for most techniques).
@@ -71,17 +82,24 @@ const PASSES: u64 = 20_000;
 /// The two pass counts whose callgrind difference gives instructions
 /// per lookup.
 const CALLGRIND_PASSES: (u64, u64) = (20, 60);
+/// The mode callgrind counts: one lookup at a time, so the count is what
+/// one lookup costs, not a vectorised batch's share.
+const INSTRUCTION_MODE: &str = "one-at-a-time";
 /// How many of the techniques fastest in the generator's probe calibrate
 /// its workloads (see [`fastest_in_generator`]).
 const CALIBRATION_CANDIDATES: usize = 3;
 /// Inputs per pass (`quince::sliders::lookups::INPUTS`; every isolated
 /// run's JSON is checked against it).
 const INPUTS: u64 = 4096;
+/// Lookups per pass in grouped mode (`GROUPS * PER_OCCUPANCY`: 341
+/// occupancies of twelve squares).
+const GROUPED_INPUTS: u64 = 341 * 12;
 
 struct Options {
     rounds: usize,
     techniques: Option<Vec<String>>,
     reference: Option<PathBuf>,
+    reference_scalar: Option<PathBuf>,
     generator: bool,
     callgrind: bool,
     allow_dirty: bool,
@@ -92,6 +110,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         rounds: 3,
         techniques: None,
         reference: None,
+        reference_scalar: None,
         generator: true,
         callgrind: true,
         allow_dirty: false,
@@ -106,12 +125,16 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
                     .ok_or("--techniques needs a list, e.g. hq,magic")?;
                 o.techniques = Some(list.split(',').map(|t| t.trim().to_string()).collect());
             }
-            "--reference" => {
-                let p = PathBuf::from(it.next().ok_or("--reference needs a path")?);
+            flag @ ("--reference" | "--reference-scalar") => {
+                let p = PathBuf::from(it.next().ok_or(format!("{flag} needs a path"))?);
                 if !p.is_file() {
-                    return Err(format!("--reference: {} is not a file", p.display()));
+                    return Err(format!("{flag}: {} is not a file", p.display()));
                 }
-                o.reference = Some(p);
+                if flag == "--reference" {
+                    o.reference = Some(p);
+                } else {
+                    o.reference_scalar = Some(p);
+                }
             }
             "--no-generator" => o.generator = false,
             "--no-callgrind" => o.callgrind = false,
@@ -133,8 +156,9 @@ pub struct TechniqueFacts {
     pub table_bytes: u64,
     /// The smallest cache level the tables fit in on this CPU.
     pub fits: String,
-    /// Instructions per queen lookup (callgrind, the x86-64-v3 build);
-    /// none where that build cannot run the technique.
+    /// Instructions per queen lookup (callgrind, the x86-64-v3 build, in
+    /// [`AtlasRecord::instruction_mode`]); none where that build cannot
+    /// run the technique.
     pub instructions_per_lookup: Option<f64>,
 }
 
@@ -145,9 +169,18 @@ pub struct Isolated {
     pub lookups_per_run: u64,
     pub rounds: usize,
     pub order: String,
-    /// technique -> MQueens/s per round.
+    /// technique -> MQueens/s per round, batch mode (the compiler may
+    /// vectorise across lookups; the only mode of format 1 records).
     pub mqueens_per_s: BTreeMap<String, Vec<f64>>,
-    /// The command of one run, `{technique}` standing for the name.
+    /// technique -> MQueens/s per round, one lookup at a time (format 2).
+    #[serde(default)]
+    pub one_at_a_time: BTreeMap<String, Vec<f64>>,
+    /// technique -> MQueens/s per round, twelve squares per occupancy
+    /// (format 2).
+    #[serde(default)]
+    pub grouped: BTreeMap<String, Vec<f64>>,
+    /// The command of one run, `{technique}` standing for the name (and
+    /// `{mode}` for the mode, format 2).
     pub command: String,
 }
 
@@ -165,6 +198,10 @@ pub struct AtlasRecord {
     /// `RUSTFLAGS` of the timed build, and of the callgrind build.
     pub timing_rustflags: String,
     pub instruction_rustflags: Option<String>,
+    /// The `quince lookups --mode` callgrind counted (format 2; format 1
+    /// counted batch).
+    #[serde(default)]
+    pub instruction_mode: Option<String>,
     pub valgrind: Option<String>,
     pub features: String,
     pub techniques: Vec<TechniqueFacts>,
@@ -176,6 +213,9 @@ pub struct AtlasRecord {
     pub generator: Option<Timings>,
     pub generator_command_lines: BTreeMap<String, BTreeMap<String, String>>,
     pub reference: Option<reference::ReferenceRun>,
+    /// The reference built with clang's vectorisers off (format 2).
+    #[serde(default)]
+    pub reference_scalar: Option<reference::ReferenceRun>,
     pub run_seconds: f64,
 }
 
@@ -213,9 +253,10 @@ pub fn load_from(dir: &Path) -> Result<Vec<(String, AtlasRecord)>> {
         }
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
         let r: AtlasRecord = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
-        if r.format_version != FORMAT_VERSION {
+        // Format 2 added fields with defaults: format 1 records still read.
+        if !(1..=FORMAT_VERSION).contains(&r.format_version) {
             return Err(format!(
-                "{name}: atlas format_version {} (this xtask reads {FORMAT_VERSION})",
+                "{name}: atlas format_version {} (this xtask reads 1 to {FORMAT_VERSION})",
                 r.format_version
             ));
         }
@@ -298,22 +339,36 @@ fn fits(bytes: u64, host: &Host) -> &'static str {
     }
 }
 
+/// The isolated modes (`quince lookups --mode`), in the order a round
+/// runs them, with the lookups one pass makes.
+const MODES: [(&str, u64); 3] = [
+    ("batch", INPUTS),
+    ("one-at-a-time", INPUTS),
+    ("grouped", GROUPED_INPUTS),
+];
+
 /// One isolated run: MQueens/s.
-fn lookups(quince: &Path, technique: &str, passes: u64) -> Result<f64> {
+fn lookups(quince: &Path, technique: &str, mode: &str, passes: u64) -> Result<f64> {
     let text = output(Command::new(quince).args([
         "lookups",
         "--technique",
         technique,
+        "--mode",
+        mode,
         "--passes",
         &passes.to_string(),
         "--json",
     ]))?;
     let v: serde_json::Value =
         serde_json::from_str(text.trim()).map_err(|e| format!("lookups --json: {e}"))?;
-    if v["lookups"].as_u64() != Some(passes * INPUTS) {
+    let per_pass = MODES
+        .iter()
+        .find(|(m, _)| *m == mode)
+        .map_or(INPUTS, |m| m.1);
+    if v["lookups"].as_u64() != Some(passes * per_pass) || v["mode"] != mode {
         return Err(format!(
-            "lookups --json: expected {} lookups ({passes} passes of {INPUTS}): {text}",
-            passes * INPUTS
+            "lookups --json: expected {} lookups ({passes} passes of {per_pass}) in mode {mode}: {text}",
+            passes * per_pass
         ));
     }
     v["mqueens_per_s"]
@@ -417,6 +472,8 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
                         "lookups".into(),
                         "--technique".into(),
                         name.clone(),
+                        "--mode".into(),
+                        INSTRUCTION_MODE.into(),
                         "--passes".into(),
                         passes.to_string(),
                     ],
@@ -433,21 +490,29 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         }
     }
 
-    // The isolated view, in paired rounds.
-    let mut rates: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    // The isolated view, in paired rounds: each technique's three modes
+    // back to back, the techniques' order rotating.
+    let mut rates: [BTreeMap<String, Vec<f64>>; 3] = Default::default();
     for r in 0..o.rounds {
         for k in 0..names.len() {
             let name = &names[(r + k) % names.len()];
-            rates
-                .entry(name.clone())
-                .or_default()
-                .push(lookups(&quince, name, PASSES)?);
+            for (m, (mode, _)) in MODES.iter().enumerate() {
+                rates[m]
+                    .entry(name.clone())
+                    .or_default()
+                    .push(lookups(&quince, name, mode, PASSES)?);
+            }
         }
         progress(&format!("isolated round {}/{} done", r + 1, o.rounds));
     }
+    let [batch, one_at_a_time, grouped] = rates;
 
     // The reference on the same CPU.
     let reference = match &o.reference {
+        Some(bin) => Some(reference::run(bin)?),
+        None => None,
+    };
+    let reference_scalar = match &o.reference_scalar {
         Some(bin) => Some(reference::run(bin)?),
         None => None,
     };
@@ -532,6 +597,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         rustc: version_line("rustc", "-V"),
         timing_rustflags: timing_flags.into(),
         instruction_rustflags: o.callgrind.then(|| instruction_flags.into()),
+        instruction_mode: o.callgrind.then(|| INSTRUCTION_MODE.into()),
         valgrind: o.callgrind.then(|| version_line("valgrind", "--version")),
         features: "all-sliders".into(),
         techniques,
@@ -541,15 +607,18 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
             lookups_per_run,
             rounds: o.rounds,
             order: "rotating: round r starts with technique r mod n".into(),
-            mqueens_per_s: rates,
+            mqueens_per_s: batch,
+            one_at_a_time,
+            grouped,
             command: format!(
-                "{} lookups --technique {{technique}} --passes {PASSES} --json",
+                "{} lookups --technique {{technique}} --mode {{mode}} --passes {PASSES} --json",
                 quince.display()
             ),
         },
         generator,
         generator_command_lines,
         reference,
+        reference_scalar,
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -578,6 +647,8 @@ mod tests {
         assert!(!o.callgrind && o.generator);
         assert!(parse(&args(&["--rounds", "0"])).is_err());
         assert!(parse(&args(&["--reference", "/no/such/file"])).is_err());
+        assert!(parse(&args(&["--reference-scalar", "/no/such/file"])).is_err());
+        assert!(parse(&args(&["--reference-scalar"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
         assert!(parse(&args(&["-h"])).unwrap().is_none());
     }

@@ -97,14 +97,29 @@ fn generator(t: &Timings, names: &[String], kind: &str) -> Option<Generator> {
     })
 }
 
-/// Isolated medians and ranks (1 = highest rate).
-fn isolated(r: &AtlasRecord) -> (BTreeMap<&str, Interval>, BTreeMap<&str, usize>) {
-    let rates: BTreeMap<&str, Interval> = r
-        .isolated
-        .mqueens_per_s
+/// The mode the isolated rank reads: one lookup at a time, as a move
+/// generator asks for them, where the record has it (format 2); batch in
+/// format 1 records, which have nothing else.
+fn ranked_rates(r: &AtlasRecord) -> (&BTreeMap<String, Vec<f64>>, &'static str) {
+    if r.isolated.one_at_a_time.is_empty() {
+        (&r.isolated.mqueens_per_s, "batch")
+    } else {
+        (&r.isolated.one_at_a_time, "one at a time")
+    }
+}
+
+/// Medians with ranges of one mode's rates.
+fn medians(rates: &BTreeMap<String, Vec<f64>>) -> BTreeMap<&str, Interval> {
+    rates
         .iter()
         .map(|(n, v)| (n.as_str(), Interval::of(v)))
-        .collect();
+        .collect()
+}
+
+/// Isolated medians and ranks (1 = highest rate), in [`ranked_rates`]'s
+/// mode.
+fn isolated(r: &AtlasRecord) -> (BTreeMap<&str, Interval>, BTreeMap<&str, usize>) {
+    let rates = medians(ranked_rates(r).0);
     let mut order: Vec<&str> = rates.keys().copied().collect();
     order.sort_by(|a, b| rates[b].median.total_cmp(&rates[a].median));
     let rank = order.iter().enumerate().map(|(i, n)| (*n, i + 1)).collect();
@@ -261,7 +276,7 @@ fn table_block(cpus: &[(&str, &AtlasRecord)]) -> String {
     }
     writeln!(
         s,
-        "\nIn the generator: bulk perft of the six standard positions, the technique's speed against that CPU's fastest technique (its geometric mean of median seconds over theirs: 1.00x is the fastest), and its tier (techniques whose intervals overlap share a tier). Isolated: its rank by median queen lookups per second on that CPU (1 = fastest)."
+        "\nIn the generator: bulk perft of the six standard positions, the technique's speed against that CPU's fastest technique (its geometric mean of median seconds over theirs: 1.00x is the fastest), and its tier (techniques whose intervals overlap share a tier). Isolated: its rank by median queen lookups per second on that CPU (1 = fastest), one lookup at a time where the record has that mode (batch in records before it: see each CPU's figures below)."
     )
     .unwrap();
     s
@@ -315,8 +330,10 @@ fn best_block(cpus: &[(&str, &AtlasRecord)]) -> String {
         if let (Some(top), Some(port)) = (top_isolated, portable_isolated) {
             write!(
                 line,
-                "In isolation the fastest is `{top}` ({:.0} MQueens/s), the fastest portable `{port}` ({:.0} MQueens/s).",
-                rates[top].median, rates[port].median
+                "In isolation ({}) the fastest is `{top}` ({:.0} MQueens/s), the fastest portable `{port}` ({:.0} MQueens/s).",
+                ranked_rates(r).1,
+                rates[top].median,
+                rates[port].median
             )
             .unwrap();
         }
@@ -325,9 +342,24 @@ fn best_block(cpus: &[(&str, &AtlasRecord)]) -> String {
     s
 }
 
+/// The reference's figure for Quince's technique `n` in `run`, with its
+/// row name.
+fn reference_rate<'a>(
+    run: Option<&'a crate::atlas::reference::ReferenceRun>,
+    n: &str,
+) -> Option<(&'a str, f64)> {
+    let run = run?;
+    let row = run.same_technique.get(n)?;
+    Some((row.as_str(), *run.mqueens_per_s.get(row)?))
+}
+
 fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
     let names = names(r);
     let (rates, rank) = isolated(r);
+    let (_, ranked_mode) = ranked_rates(r);
+    let batch = medians(&r.isolated.mqueens_per_s);
+    let grouped = medians(&r.isolated.grouped);
+    let modes = !r.isolated.one_at_a_time.is_empty();
     let bulk = r
         .generator
         .as_ref()
@@ -347,16 +379,31 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
         record_link(page, file)
     )
     .unwrap();
-    writeln!(
-        s,
-        "| isolated rank | technique | MQueens/s | instructions per lookup | tables | reference (Chess_Movegen) | Quince / reference | bulk perft | full-make perft |"
-    )
-    .unwrap();
-    writeln!(
-        s,
-        "| ---: | --- | ---: | ---: | --- | ---: | ---: | --- | --- |"
-    )
-    .unwrap();
+    if modes {
+        writeln!(
+            s,
+            "| isolated rank | technique | MQueens/s one at a time | batch | grouped | instructions per lookup | tables | reference, vectorisers off | Quince one at a time / it | reference, its default build | Quince batch / it | bulk perft | full-make perft |"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |"
+        )
+        .unwrap();
+    } else {
+        writeln!(
+            s,
+            "| isolated rank | technique | MQueens/s | instructions per lookup | tables | reference (Chess_Movegen) | Quince / reference | bulk perft | full-make perft |"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "| ---: | --- | ---: | ---: | --- | ---: | ---: | --- | --- |"
+        )
+        .unwrap();
+    }
+    // Techniques below 0.9x of the reference, like with like.
+    let mut behind: Vec<String> = Vec::new();
     for n in order {
         let facts = r.techniques.iter().find(|t| &t.name == n);
         let tables = facts.map_or("-".into(), |f| {
@@ -370,16 +417,9 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
             .and_then(|f| f.instructions_per_lookup)
             .map_or("-".into(), |v| format!("{v:.1}"));
         let rate = &rates[n.as_str()];
-        let theirs = r.reference.as_ref().and_then(|x| {
-            let row = x.same_technique.get(n)?;
-            Some((row.clone(), x.mqueens_per_s[row]))
-        });
-        let (reference, versus) = match theirs {
-            Some((row, v)) => (
-                format!("{v:.0} ({row})"),
-                format!("{:.2}x", rate.median / v),
-            ),
-            None => ("-".into(), "-".into()),
+        let against = |ours: Option<f64>, theirs: Option<(&str, f64)>| match (ours, theirs) {
+            (Some(q), Some((row, v))) => (format!("{v:.0} ({row})"), format!("{:.2}x", q / v)),
+            _ => ("-".to_string(), "-".to_string()),
         };
         let view = |g: &Option<Generator>| {
             g.as_ref().and_then(|g| {
@@ -391,22 +431,68 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
                 })
             })
         };
-        writeln!(
-            s,
-            "| {} | `{n}` | {:.0} ({:.0}-{:.0}) | {instr} | {tables} | {reference} | {versus} | {} | {} |",
-            rank[n.as_str()],
-            rate.median,
-            rate.lo,
-            rate.hi,
-            view(&bulk).unwrap_or("-".into()),
-            view(&full).unwrap_or("-".into()),
-        )
-        .unwrap();
+        let batch_rate = batch.get(n.as_str()).map(|i| i.median);
+        let (ref_batch, vs_batch) = against(batch_rate, reference_rate(r.reference.as_ref(), n));
+        let cell = |i: Option<&Interval>| {
+            i.map_or("-".into(), |i| {
+                format!("{:.0} ({:.0}-{:.0})", i.median, i.lo, i.hi)
+            })
+        };
+        if modes {
+            let scalar = reference_rate(r.reference_scalar.as_ref(), n);
+            let (ref_scalar, vs_scalar) = against(Some(rate.median), scalar);
+            let like = scalar.map(|(_, v)| rate.median / v);
+            let batch_like = reference_rate(r.reference.as_ref(), n)
+                .zip(batch_rate)
+                .map(|((_, v), q)| q / v);
+            if like.is_some_and(|x| x < 0.9) || batch_like.is_some_and(|x| x < 0.9) {
+                let mut parts = Vec::new();
+                if let Some(x) = like {
+                    parts.push(format!("{x:.2}x one at a time"));
+                }
+                if let Some(x) = batch_like {
+                    parts.push(format!("{x:.2}x in batch"));
+                }
+                behind.push(format!("`{n}` ({})", parts.join(", ")));
+            }
+            writeln!(
+                s,
+                "| {} | `{n}` | {} | {} | {} | {instr} | {tables} | {ref_scalar} | {vs_scalar} | {ref_batch} | {vs_batch} | {} | {} |",
+                rank[n.as_str()],
+                cell(Some(rate)),
+                batch.get(n.as_str()).map_or("-".into(), |i| format!("{:.0}", i.median)),
+                grouped.get(n.as_str()).map_or("-".into(), |i| format!("{:.0}", i.median)),
+                view(&bulk).unwrap_or("-".into()),
+                view(&full).unwrap_or("-".into()),
+            )
+            .unwrap();
+        } else {
+            writeln!(
+                s,
+                "| {} | `{n}` | {} | {instr} | {tables} | {ref_batch} | {vs_batch} | {} | {} |",
+                rank[n.as_str()],
+                cell(Some(rate)),
+                view(&bulk).unwrap_or("-".into()),
+                view(&full).unwrap_or("-".into()),
+            )
+            .unwrap();
+        }
     }
-    let mut notes = vec![format!(
-        "isolated: {} queen lookups per run, median of {} rounds (in brackets the range of the rounds)",
-        r.isolated.lookups_per_run, r.isolated.rounds
-    )];
+    let mut notes = vec![if modes {
+        format!(
+            "isolated: {} queen lookups per run (grouped: 341 occupancies of twelve squares per pass, about as many), median of {} rounds (in brackets the range of the rounds), ranked {ranked_mode}; batch lets the compiler vectorise across lookups, one at a time keeps each lookup whole, grouped holds an occupancy for twelve lookups as the reference's harness does; instructions per lookup {}",
+            r.isolated.lookups_per_run,
+            r.isolated.rounds,
+            r.instruction_mode
+                .as_deref()
+                .map_or("not counted".to_string(), |m| format!("counted {m}"))
+        )
+    } else {
+        format!(
+            "isolated: {} queen lookups per run, median of {} rounds (in brackets the range of the rounds)",
+            r.isolated.lookups_per_run, r.isolated.rounds
+        )
+    }];
     if let Some(t) = &r.generator {
         let runs: Vec<f64> = t
             .seconds
@@ -428,14 +514,41 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
             coverage_note(t)
         ));
     }
-    match &r.reference {
-        Some(x) => notes.push(format!(
-            "reference: {}'s own single-threaded figure on this CPU (its own random workload and cache-pressure simulation), run once; Quince / reference divides the two rates",
-            x.program
-        )),
-        None => notes.push("no reference run in this record".into()),
+    match (&r.reference, &r.reference_scalar) {
+        (Some(x), scalar) => {
+            let mut note = format!(
+                "reference: {}'s own single-threaded figure on this CPU (its own random workload, twelve lookups per occupancy, and cache-pressure simulation), run once; Quince / reference divides the two rates",
+                x.program
+            );
+            if let Some(y) = scalar {
+                write!(
+                    note,
+                    "; its build with clang's vectorisers off ({}) is the like-for-like yardstick of one-at-a-time lookups",
+                    y.program
+                )
+                .unwrap();
+            }
+            notes.push(note);
+        }
+        (None, _) => notes.push("no reference run in this record".into()),
     }
     writeln!(s, "\n{}.", capitalise(&notes.join("; "))).unwrap();
+    if modes && r.reference.is_some() {
+        if behind.is_empty() {
+            writeln!(
+                s,
+                "\nEvery technique both have is at least 0.9x of the reference, like with like."
+            )
+            .unwrap();
+        } else {
+            writeln!(
+                s,
+                "\nBelow 0.9x of the reference, like with like (one at a time against its build with the vectorisers off, batch against its default build): {}.",
+                behind.join("; ")
+            )
+            .unwrap();
+        }
+    }
     Ok(s)
 }
 
