@@ -107,10 +107,7 @@ pub fn queens_one_at_a_time<A: Slider>(inputs: &[(Square, Bitboard)], passes: u6
 /// occupancy held across the twelve, as the reference comparison's
 /// harness holds it.
 #[inline(never)]
-pub fn queens_grouped<A: Slider>(
-    groups: &[(Bitboard, [Square; PER_OCCUPANCY])],
-    passes: u64,
-) -> u64 {
+pub fn queens_grouped<A: Slider>(groups: &[Group], passes: u64) -> u64 {
     let mut fold = 0u64;
     for _ in 0..passes {
         for (occupied, squares) in groups {
