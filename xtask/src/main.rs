@@ -15,6 +15,7 @@
 //! cargo run -p xtask -- history [--commits N]   # the tracked workload at past commits (cached), charted
 //! cargo run -p xtask -- units --quince BIN      # the record of a finished work-unit run (perft(11))
 //! cargo run -p xtask -- dataset data/s8.qdg ...  # the record of a self-play data set
+//! cargo run -p xtask -- sprt --elo0 0 --elo1 5 --ptnml 1,5,20,10,4  # the exact SPRT of one count
 //! ```
 
 mod atlas;
@@ -27,6 +28,7 @@ mod record;
 mod render;
 mod report;
 mod scale;
+mod sprt;
 mod track;
 mod units;
 mod util;
@@ -35,7 +37,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
-  cargo run -p xtask -- atlas [--rounds N] [--techniques a,b] [--reference BIN] [--no-generator] [--no-callgrind] [--allow-dirty]
+  cargo run -p xtask -- atlas [--rounds N] [--techniques a,b] [--reference BIN] [--reference-scalar BIN] [--no-generator] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
   cargo run -p xtask -- scale [--rounds N] [--mperft BIN] [--deep] [--allow-dirty]
   cargo run -p xtask -- curve [--threads 1,2,4] [--rounds N] [--build-only DIR | --prebuilt DIR --out DIR]
@@ -44,7 +46,8 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- perft-track [--update]
   cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)
   cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB] [--elsewhere THREADS,MB=LSCPU]   (the record of a finished work-unit run: tools/perft11.sh)
-  cargo run -p xtask -- dataset data/SET.qdg --commit REV --evaluation TEXT --command TEXT   (the record of a self-play data set)";
+  cargo run -p xtask -- dataset data/SET.qdg --commit REV --evaluation TEXT --command TEXT   (the record of a self-play data set)
+  cargo run -p xtask -- sprt --elo0 E0 --elo1 E1 (--ptnml A,B,C,D,E | --wdl W,D,L)   (the exact SPRT of one count, as JSON)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Some("history") => history::run(&args[1..]),
         Some("units") => units::run(&args[1..]),
         Some("dataset") => dataset::run(&args[1..]),
+        Some("sprt") => sprt::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(true)

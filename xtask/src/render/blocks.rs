@@ -286,7 +286,9 @@ fn figure_in(line: &str) -> Option<String> {
             .any(|w| before.ends_with(w));
         let ratio =
             after.starts_with('x') && !after[1..].starts_with(|c: char| c.is_ascii_alphanumeric());
-        let percent = after.starts_with('%');
+        // "95 %" is the confidence level every test here states, not a
+        // measured figure.
+        let percent = after.starts_with('%') && number != "95";
         let speed =
             after.starts_with("Mnodes") || after.starts_with("nodes/s") || after.starts_with("Elo");
         if !versionish && (ratio || percent || speed || is_decimal) {
@@ -369,7 +371,8 @@ mod tests {
         let page = "Quince is 1.52x faster\nrendered <!-- render: v -->1.52x<!-- /render --> fine\n\
                     55 % of games\n<!-- render: t -->\n| 3.2 | 4 % |\n<!-- /render -->\n\
                     Stockfish 15.1 at 10+0.1 with rustc 1.95 on 2 cores, perft(7) = 3195901860\n\
-                    `1.5x` in code and [v1.2](a/1.5x.md)\n+19.1 ± 40.3 Elo\n";
+                    `1.5x` in code and [v1.2](a/1.5x.md)\n+19.1 ± 40.3 Elo\n\
+                    not shown at 95 %\n";
         let found: Vec<usize> = typed_figures(page).into_iter().map(|(l, _)| l).collect();
         assert_eq!(found, vec![1, 3, 9]);
     }

@@ -3,11 +3,13 @@
 //!
 //! * `datasets.table`: one row per set (command, the commit whose engine
 //!   played it, its evaluation, games, scored plies, positions the trainer
-//!   keeps, results, scored plies and kept positions per core-hour where
+//!   keeps, split into those it trains on and those it holds out for
+//!   validation, results, scored plies and kept positions per core-hour where
 //!   the record has the set's generation time, compressed size, record)
 //!   and a total row.
 //! * `datasets.value FIELD`: one figure inline: `games`, `scored`,
-//!   `positions` (totals over every set), `xz` (the compressed files
+//!   `positions` (kept: training and validation together), `training`,
+//!   `validation` (totals over every set), `xz` (the compressed files
 //!   together), `sets` (how many), `repository` (the repository's object
 //!   store when the newest record was written) or `last` (that record's
 //!   set); `rate` and `kept-rate`: scored plies and kept positions per
@@ -60,13 +62,13 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
         return Err("no dataset-*.json record in reports/data/".into());
     }
     let mut out = String::from(
-        "| Set | Command | Engine | Evaluation playing | Games | Scored plies | Positions kept | White wins / draws / Black wins | Per core-hour: scored / kept | File (xz) | Record |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| Set | Command | Engine | Evaluation playing | Games | Scored plies | Positions kept | of which training / validation | White wins / draws / Black wins | Per core-hour: scored / kept | File (xz) | Record |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for (file, r) in sets {
         let _ = writeln!(
             out,
-            "| {} | `{}` | `{}` | {} | {} | {} | {} | {} / {} / {} | {} | `{}` ({}) | {} |",
+            "| {} | `{}` | `{}` | {} | {} | {} | {} | {} / {} | {} / {} / {} | {} | `{}` ({}) | {} |",
             r.name,
             r.command,
             short(&r.engine_commit),
@@ -74,6 +76,8 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
             thousands(r.games),
             thousands(r.scored_plies),
             thousands(r.positions),
+            thousands(training(r)),
+            thousands(r.validation_positions),
             thousands(r.results.white_wins),
             thousands(r.results.draws),
             thousands(r.results.black_wins),
@@ -87,15 +91,23 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
     let all_sets = rates(sets.iter().map(|(_, r)| r));
     let _ = writeln!(
         out,
-        "| **all {}** | | | | {} | {} | {} | | {} | {} | |",
+        "| **all {}** | | | | {} | {} | {} | {} / {} | | {} | {} | |",
         sets.len(),
         thousands(sum(|r| r.games)),
         thousands(sum(|r| r.scored_plies)),
         thousands(sum(|r| r.positions)),
+        thousands(sum(training)),
+        thousands(sum(|r| r.validation_positions)),
         all_sets.map_or_else(|| "–".into(), |rate| format!("{rate} (timed sets)")),
         human_bytes(sum(|r| r.xz_bytes)),
     );
     Ok(out)
+}
+
+/// The positions of a set the trainer trains on: those kept, less those
+/// of the games it holds out for validation.
+fn training(r: &DatasetRecord) -> u64 {
+    r.positions.saturating_sub(r.validation_positions)
 }
 
 /// Scored plies and kept positions per core-hour over the `sets` whose
@@ -137,6 +149,8 @@ fn value(sets: &[(String, DatasetRecord)], field: &str) -> Result<String> {
         "games" => thousands(sum(|r| r.games)),
         "scored" => thousands(sum(|r| r.scored_plies)),
         "positions" => thousands(sum(|r| r.positions)),
+        "training" => thousands(sum(training)),
+        "validation" => thousands(sum(|r| r.validation_positions)),
         "xz" => human_bytes(sum(|r| r.xz_bytes)),
         "sets" => sets.len().to_string(),
         "repository" => human_bytes(newest()?.repository_bytes),
@@ -153,7 +167,7 @@ fn value(sets: &[(String, DatasetRecord)], field: &str) -> Result<String> {
             .to_string(),
         other => {
             return Err(format!(
-                "no datasets field '{other}' (games, scored, positions, xz, sets, repository, last, rate, kept-rate, timed)"
+                "no datasets field '{other}' (games, scored, positions, training, validation, xz, sets, repository, last, rate, kept-rate, timed)"
             ));
         }
     })

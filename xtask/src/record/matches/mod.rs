@@ -28,7 +28,7 @@
 mod load;
 mod log;
 mod results;
-mod stats;
+pub mod stats;
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use super::stats::{elo_estimate, elo_estimate_trinomial, sprt_llr, sprt_llr_trinomial};
+use super::stats::{
+    approximate_llr, elo_estimate, elo_estimate_trinomial, sprt_llr, sprt_llr_trinomial,
+};
 use super::{Elo, Host, SprtBounds};
 
 /// Per engine: A, B.
@@ -121,6 +123,9 @@ pub struct Stats {
     pub per_game: bool,
     pub llr: Option<f64>,
     pub verdict: Option<Verdict>,
+    /// The verdict under the normal approximation the project used before
+    /// the exact LLR, where it differs from [`Stats::verdict`].
+    pub approximate_verdict: Option<Verdict>,
 }
 
 impl Stats {
@@ -140,24 +145,33 @@ impl Stats {
         } else {
             None
         };
-        let (llr, verdict) = match sprt {
+        let decide = |llr: f64, s: &SprtBounds| {
+            let (lower, upper) = s.llr_bounds();
+            if llr >= upper {
+                Verdict::H1
+            } else if llr <= lower {
+                Verdict::H0
+            } else {
+                Verdict::Open
+            }
+        };
+        let (llr, verdict, approximate_verdict) = match sprt {
             Some(s) => {
                 let llr = if per_game {
                     sprt_llr_trinomial(tally.wdl, s.elo0, s.elo1)
                 } else {
                     sprt_llr(tally.ptnml, s.elo0, s.elo1)
                 };
-                let (lower, upper) = s.llr_bounds();
-                let verdict = if llr >= upper {
-                    Verdict::H1
-                } else if llr <= lower {
-                    Verdict::H0
-                } else {
-                    Verdict::Open
-                };
-                (Some(llr), Some(verdict))
+                let pairs = (!per_game).then_some(tally.ptnml);
+                let verdict = decide(llr, s);
+                let approximate = decide(approximate_llr(pairs, tally.wdl, s.elo0, s.elo1), s);
+                (
+                    Some(llr),
+                    Some(verdict),
+                    (approximate != verdict).then_some(approximate),
+                )
             }
-            None => (None, None),
+            None => (None, None, None),
         };
         Stats {
             tally,
@@ -167,6 +181,7 @@ impl Stats {
             per_game,
             llr,
             verdict,
+            approximate_verdict,
         }
     }
 

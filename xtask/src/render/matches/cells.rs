@@ -167,10 +167,18 @@ pub(super) fn record_link(r: &MatchRecord) -> String {
 }
 
 pub(super) fn verdict_text(s: &Stats, r: &MatchRecord) -> String {
-    match (s.verdict, &r.outcome) {
-        (Some(v), Some(o)) => format!("{}: {o}", v.as_str()),
+    let verdict = match (s.verdict, s.approximate_verdict) {
+        (Some(v), Some(old)) => format!(
+            "{} ({} only under the normal approximation)",
+            v.as_str(),
+            old.as_str()
+        ),
         (Some(v), None) => v.as_str().to_string(),
-        (None, _) => "–".into(),
+        (None, _) => return "–".into(),
+    };
+    match &r.outcome {
+        Some(o) => format!("{verdict}: {o}"),
+        None => verdict,
     }
 }
 

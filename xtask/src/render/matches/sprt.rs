@@ -74,7 +74,7 @@ mod tests {
     fn the_sprt_log_and_selectors() {
         let records = [v4(), an_sprt()];
         let out = block("matches.sprt", &[], &records).unwrap().unwrap();
-        assert!(out.contains("| evaluation: NNUE v3 | `7055d2f` vs `a83f0b6` | 416 | 184 / 120 / 112 | 12 33 72 53 38 | +60.7 ± 27.3 | +3.03 | H1: kept |"), "{out}");
+        assert!(out.contains("| evaluation: NNUE v3 | `7055d2f` vs `a83f0b6` | 416 | 184 / 120 / 112 | 12 33 72 53 38 | +60.7 ± 27.3 | +2.80 | open (H1 only under the normal approximation): kept |"), "{out}");
         assert!(!out.contains("Stockfish"));
         let t = block("matches.table", &["kind:sprt", "titles"], &records)
             .unwrap()

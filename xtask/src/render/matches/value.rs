@@ -143,11 +143,17 @@ pub(super) fn value(args: &[&str], matches: &[MatchRecord]) -> Result<String> {
         "elo_high" => signed(elo()?.estimate + elo()?.margin, 1),
         "elo_trinomial" => elo_text(&s.elo_trinomial.ok_or("no games")?),
         "llr" => signed(s.llr.ok_or_else(|| format!("{name} is not an SPRT"))?, 2),
-        "verdict" => s
-            .verdict
-            .ok_or_else(|| format!("{name} is not an SPRT"))?
-            .as_str()
-            .to_string(),
+        "verdict" => {
+            let v = s.verdict.ok_or_else(|| format!("{name} is not an SPRT"))?;
+            match s.approximate_verdict {
+                Some(old) => format!(
+                    "{} ({} only under the normal approximation)",
+                    v.as_str(),
+                    old.as_str()
+                ),
+                None => v.as_str().to_string(),
+            }
+        }
         "bounds" => r
             .sprt
             .as_ref()
@@ -259,8 +265,11 @@ mod tests {
         assert!(v(&[name, "bogus"]).is_err());
         assert!(v(&["nope", "score"]).is_err());
         let sprt = "sprt-7055d2f-vs-a83f0b6";
-        assert_eq!(v(&[sprt, "llr"]).unwrap(), "+3.03");
-        assert_eq!(v(&[sprt, "verdict"]).unwrap(), "H1");
+        assert_eq!(v(&[sprt, "llr"]).unwrap(), "+2.80");
+        assert_eq!(
+            v(&[sprt, "verdict"]).unwrap(),
+            "open (H1 only under the normal approximation)"
+        );
         assert_eq!(v(&[sprt, "bounds"]).unwrap(), "[0, 10]");
         assert_eq!(v(&[sprt, "a_commit"]).unwrap(), "7055d2f");
     }
