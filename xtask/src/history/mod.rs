@@ -21,7 +21,7 @@
 //! and a changed definition invalidates it.
 
 mod chart;
-mod page;
+pub mod page;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -104,6 +104,14 @@ fn definitions(list: &[Workload]) -> Vec<WorkloadDef> {
             nodes: w.nodes,
         })
         .collect()
+}
+
+/// The cache as it is on disk, for rendering the page (no workload
+/// check: the page shows what was measured).
+pub fn read_cache() -> Result<Cache> {
+    let path = cache_path();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn load_cache(defs: &[WorkloadDef]) -> Result<Cache> {
@@ -247,7 +255,7 @@ pub fn run(args: &[String]) -> Result<bool> {
             }
         }
     }
-    let written = page::write(&cache, &commits)?;
+    let written = page::write(&cache)?;
     for path in written {
         println!("wrote {}", path.display());
     }

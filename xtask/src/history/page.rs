@@ -11,9 +11,25 @@ use crate::util::{Result, root};
 /// commit is marked in the table (and its hash written on the chart).
 const NOTABLE_PERCENT: f64 = NOTABLE_STEP;
 
-/// Writes the chart and the page for `commits` (oldest first); returns the
-/// paths written.
-pub fn write(cache: &Cache, commits: &[CommitRef]) -> Result<Vec<PathBuf>> {
+/// How many measured commits the page and chart show (the newest).
+pub const SHOWN: usize = 30;
+
+/// The chart and the page for the newest [`SHOWN`] measured commits of the
+/// cache, as (path, text): what `history` writes and what `report
+/// --render` and `--check` render, from the cache alone (no git), so the
+/// page is the same on every clone.
+pub fn files(cache: &Cache) -> Result<Vec<(PathBuf, String)>> {
+    let mut entries: Vec<&super::Entry> = cache.entries.values().collect();
+    entries.sort_by(|a, b| a.date.cmp(&b.date).then(a.commit.cmp(&b.commit)));
+    let skip = entries.len().saturating_sub(SHOWN);
+    let commits: Vec<CommitRef> = entries[skip..]
+        .iter()
+        .map(|e| CommitRef {
+            hash: e.commit.clone(),
+            date: e.date.clone(),
+            subject: e.subject.clone(),
+        })
+        .collect();
     let reports = root().join("reports");
     let base = baseline();
     let points: Vec<Point> = commits
@@ -44,12 +60,20 @@ pub fn write(cache: &Cache, commits: &[CommitRef]) -> Result<Vec<PathBuf>> {
         points,
         baseline: base.as_ref().map(|(b, g, _)| (*b, *g)),
     })?;
-    let svg_path = reports.join("history.svg");
-    std::fs::write(&svg_path, svg).map_err(|e| format!("{}: {e}", svg_path.display()))?;
-    let md_path = reports.join("history.md");
-    std::fs::write(&md_path, markdown(cache, commits, base))
-        .map_err(|e| format!("{}: {e}", md_path.display()))?;
-    Ok(vec![svg_path, md_path])
+    Ok(vec![
+        (reports.join("history.svg"), svg),
+        (reports.join("history.md"), markdown(cache, &commits, base)),
+    ])
+}
+
+/// Writes the chart and the page ([`files`]); returns the paths written.
+pub fn write(cache: &Cache) -> Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    for (path, text) in files(cache)? {
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 fn markdown(cache: &Cache, commits: &[CommitRef], base: Option<(f64, f64, String)>) -> String {
@@ -58,7 +82,7 @@ fn markdown(cache: &Cache, commits: &[CommitRef], base: Option<(f64, f64, String
     let _ = writeln!(s, "# Perft node rate over history\n");
     let _ = writeln!(
         s,
-        "Instructions per node of the CI perft-tracking workload (the one `.ci/stages/70-perft-tracking.sh` gates on: {} workloads, {} nodes, default `hq` build, one thread) at each of the last {} commits that changed `src/`. Counted by callgrind, net of start-up, so the figure is the same on every run of a given binary: a step in the line is a change in the code (or the compiler), not noise. Regenerate with `cargo run -p xtask -- history` (cached per commit in [`data/perft-history.json`](data/perft-history.json); only new commits are measured).\n",
+        "Instructions per node of the CI perft-tracking workload (the one `.ci/stages/70-perft-tracking.sh` gates on: {} workloads, {} nodes, default `hq` build, one thread) at each of the newest {} measured commits that changed `src/` (the newest on the chart's title; commits since then are not measured until `history` runs). Counted by callgrind, net of start-up, so the figure is the same on every run of a given binary: a step in the line is a change in the code (or the compiler), not noise. Measure new commits with `cargo run -p xtask -- history` (cached per commit in [`data/perft-history.json`](data/perft-history.json); only commits not in it are measured); `cargo run -p xtask -- report --render` redraws this page and its chart from that cache, and `report --check` fails when they differ from it.\n",
         cache.workloads.len(),
         nodes,
         commits.len()
@@ -66,7 +90,7 @@ fn markdown(cache: &Cache, commits: &[CommitRef], base: Option<(f64, f64, String
     if let Some((b, g, c)) = &base {
         let _ = writeln!(
             s,
-            "The CI baseline, {b:.3} instructions per node, was recorded at `{c}`; CI fails when a change needs more than {g} % more.\n"
+            "The CI baseline ([`perft-baseline.json`](perft-baseline.json)), {b:.3} instructions per node, was recorded at `{c}`; CI fails when a change needs more than {g} % more.\n"
         );
     }
     let _ = writeln!(s, "![instructions per node over commits](history.svg)\n");

@@ -304,6 +304,18 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
             ))
         })(),
         "ratio" => inline_ratio(records, args),
+        "host" => (|| {
+            let [kind] = args else {
+                return Err("host wants KIND (the newest record of that kind)".to_string());
+            };
+            let (_, r) = kind_record(kind)?;
+            Ok(format!(
+                "{} ({}, {} logical cores)",
+                crate::measure::host::family_name(&r.host),
+                r.host.cpu_model_name,
+                r.host.logical_cores
+            ))
+        })(),
         "records.index" => Ok(records_index(records, page)),
         "baseline" => baseline(),
         "v1.summary" => Ok(v1_summary(records, page)),

@@ -92,6 +92,11 @@ fn rendered(
         let old = std::fs::read_to_string(&path).unwrap_or_default();
         out.push((path, svg, old));
     }
+    // The history page and chart, drawn whole from their cache.
+    for (path, text) in crate::history::page::files(&crate::history::read_cache()?)? {
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        out.push((path, text, old));
+    }
     Ok(out)
 }
 
@@ -129,6 +134,13 @@ pub fn check() -> Result<Vec<String>> {
             ));
         }
     }
+    if let Some((_, _, commit)) = crate::history::baseline()
+        && commit.ends_with("-dirty")
+    {
+        problems.push(format!(
+            "reports/perft-baseline.json: recorded from an uncommitted tree ({commit}); refresh it on a clean one (`cargo run -p xtask -- perft-track --update`)"
+        ));
+    }
     for (path, new, old) in rendered(&records, Some(&mut problems))? {
         let shown = path
             .strip_prefix(root())
@@ -140,7 +152,7 @@ pub fn check() -> Result<Vec<String>> {
                 "{shown}:{line}: differs from its records (run `cargo run -p xtask -- report --render`)\n    page:     {was}\n    rendered: {would}"
             ));
         }
-        if shown.ends_with(".md") {
+        if PAGES.contains(&shown.as_str()) {
             for (line, figure) in blocks::typed_figures(&old) {
                 problems.push(format!(
                     "{shown}:{line}: typed figure '{figure}' outside a rendered block"

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::format::{coverage_note, display, provenance, ratio_text, record_path};
+use super::format::{coverage_note, display, provenance, ratio_text, record_link, record_path};
+use crate::measure::host::family_name;
 use super::lab::{comparison, latest, latest_comparison};
 use crate::record::{Comparison, LabRecord, Records};
 use crate::util::Result;
@@ -63,6 +64,7 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
     let crates_link = format!("[record]({})", record_path(page, crates_file));
     let mut s = String::new();
     writeln!(s, "{}", provenance(file, r, page)).unwrap();
+    writeln!(s, "{}", backend_note(records, r, page)).unwrap();
     if crates_file != file {
         writeln!(
             s,
@@ -116,6 +118,40 @@ pub fn readme_results(records: &Records, page: &str) -> Result<String> {
         .unwrap();
     }
     Ok(s)
+}
+
+/// Which Quince build the ratios measure, and where the library's
+/// default build stands against it on the same CPU model (from the atlas),
+/// so that a headline figure is never read as the default's.
+fn backend_note(records: &Records, r: &LabRecord, page: &str) -> String {
+    let features = &r.toolchain.features;
+    let backend = features
+        .split(',')
+        .find(|f| crate::util::ALL_BACKENDS.contains(f))
+        .unwrap_or("hq");
+    let mut note = format!(
+        "Quince is built with its `{backend}` sliding-attack backend (Cargo features `{features}`) and those RUSTFLAGS"
+    );
+    if backend == "hq" {
+        note.push_str(", the library's default backend.");
+        return note;
+    }
+    let cpu = family_name(&r.host);
+    match super::atlas::bulk_ratio(records, &cpu, "hq", backend) {
+        Some((atlas_file, ratio)) => write!(
+            note,
+            "; the library's default build (the portable `hq` backend) is slower: in the atlas on the same CPU model, `hq` runs bulk perft at {} of `{backend}` (record {}).",
+            ratio_text(&ratio),
+            record_link(page, atlas_file)
+        )
+        .unwrap(),
+        None => write!(
+            note,
+            "; the library's default build (the portable `hq` backend) is not what these ratios measure, and no atlas record of this CPU model says how far it stands from `{backend}`."
+        )
+        .unwrap(),
+    }
+    note
 }
 
 /// Per position: each contender's ratio, Quince's Mnodes/s.
