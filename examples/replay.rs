@@ -107,7 +107,8 @@ fn describe(status: GameStatus) -> &'static str {
         GameStatus::Ongoing => "ongoing",
         GameStatus::Checkmate => "checkmate",
         GameStatus::Stalemate => "stalemate",
-        GameStatus::FiftyMoves => "draw by the fifty-move rule",
+        GameStatus::FiftyMoves => "a draw may be claimed (the fifty-move rule)",
+        GameStatus::SeventyFiveMoves => "draw by the seventy-five-move rule",
         GameStatus::InsufficientMaterial => "draw by insufficient material",
     }
 }

@@ -158,8 +158,13 @@ pub struct Game {
     moves: Vec<Move>,
     /// `undos[i]` restores the position before `moves[i]`.
     undos: Vec<Undo>,
-    /// `keys[i]`: the key of the position before `moves[i]`.
+    /// `keys[i]`: the key of the position before `moves[i]` (the search's
+    /// repetition history).
     keys: Vec<u64>,
+    /// `repetition_keys[i]`: the same position's
+    /// [`Position::repetition_key`] (e.p. counted only when legal), for
+    /// the rules' repetition counts.
+    repetition_keys: Vec<u64>,
     tags: Vec<(String, String)>,
     declared: Option<GameResult>,
 }
@@ -193,6 +198,7 @@ impl Game {
             moves: Vec::new(),
             undos: Vec::new(),
             keys: Vec::new(),
+            repetition_keys: Vec::new(),
             tags: Vec::new(),
             declared: None,
         }
@@ -275,6 +281,7 @@ impl Game {
             return self.position.play(mv).map(drop);
         };
         self.keys.push(self.position.key());
+        self.repetition_keys.push(self.position.repetition_key());
         self.undos.push(self.position.make(legal));
         self.moves.push(legal);
         self.declared = None;
@@ -303,6 +310,7 @@ impl Game {
         let mv = self.moves.pop()?;
         let undo = self.undos.pop()?;
         self.keys.pop();
+        self.repetition_keys.pop();
         self.position.unmake(mv, undo);
         self.declared = None;
         Some(mv)
@@ -343,12 +351,28 @@ impl Game {
     }
 
     /// How often the current position has occurred in the game, counting
-    /// itself: same pieces, side to move, castling and e.p. rights (equal
-    /// Zobrist keys), searched back to the last capture or pawn move.
+    /// itself: same pieces, side to move, castling rights and e.p. rights,
+    /// an e.p. right counted only when the capture is legal (FIDE's
+    /// article 9.2; [`Position::repetition_key`]), searched back to the
+    /// last capture or pawn move.
+    ///
+    /// ```
+    /// use quince::Game;
+    /// // After ...c5 White's b5 pawn could take e.p., but it is pinned to
+    /// // its king by the rook on h5: the position repeats anyway.
+    /// let start = "8/2p5/8/KP5r/8/8/8/7k b - - 0 1".parse().unwrap();
+    /// let mut game = Game::new(start);
+    /// for san in ["c5", "Ka6", "Kh2", "Ka5", "Kh1", "Ka6", "Kh2", "Ka5", "Kh1"] {
+    ///     game.play_san(san).unwrap();
+    /// }
+    /// assert_eq!(game.repetitions(), 3);
+    /// assert!(game.is_threefold_repetition());
+    /// ```
     pub fn repetitions(&self) -> usize {
-        let key = self.position.key();
-        let window = (self.position.halfmove_clock() as usize).min(self.keys.len());
-        let earlier = self.keys[self.keys.len() - window..]
+        let key = self.position.repetition_key();
+        let keys = &self.repetition_keys;
+        let window = (self.position.halfmove_clock() as usize).min(keys.len());
+        let earlier = keys[keys.len() - window..]
             .iter()
             .rev()
             .skip(1)

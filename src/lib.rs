@@ -149,7 +149,10 @@ pub mod types;
 pub use game::Game;
 pub use movegen::{MoveList, legal_moves};
 pub use notation::{MoveError, SanError};
-pub use position::{FenError, FenErrorKind, GameStatus, IllegalMove, Position};
+pub use position::{
+    CastlingField, EnPassantField, FenError, FenErrorKind, FenStyle, GameStatus, IllegalMove,
+    Position,
+};
 pub use types::{Bitboard, Color, File, Move, ParseError, Piece, Rank, Square};
 pub mod datagen;
 pub mod eval;

@@ -4,7 +4,7 @@
 //!
 //! | type | written as | example |
 //! | --- | --- | --- |
-//! | [`Position`] | FEN (Shredder-FEN castling in Chess960) | `"rnbqkbnr/... w KQkq - 0 1"` |
+//! | [`Position`] | FEN (Shredder-FEN castling in Chess960, read back as Chess960) | `"rnbqkbnr/... w KQkq - 0 1"` |
 //! | [`Square`] | its name | `"e4"` |
 //! | [`Move`] | its coordinates, castling as king-takes-rook | `"e2e4"`, `"e1h1"` |
 //! | [`Color`] | `white` or `black` | `"white"` |
@@ -41,8 +41,17 @@ impl Serialize for Position {
 }
 
 impl<'de> Deserialize<'de> for Position {
+    /// Castling written as files (Shredder-FEN) is read in Chess960 mode:
+    /// the serialiser writes files only for a Chess960 position, which
+    /// must come back as one even with its rooks on the a- and h-files
+    /// (read as standard chess, castling `e1h1` would become `e1g1`).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Position, D::Error> {
-        from_text(deserializer)
+        let text = String::deserialize(deserializer)?;
+        let shredder = text
+            .split_whitespace()
+            .nth(2)
+            .is_some_and(|f| f.chars().any(|c| matches!(c, 'a'..='h' | 'A'..='H')));
+        Position::from_fen_with(&text, shredder).map_err(D::Error::custom)
     }
 }
 

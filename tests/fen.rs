@@ -127,3 +127,17 @@ fn en_passant_square_is_kept_only_when_a_capture_is_possible() {
         Some("e3".to_string())
     );
 }
+
+/// A word is not a FEN with a bad board: it is not a FEN at all (it was
+/// reported as a board error).
+#[test]
+fn a_word_is_a_syntax_error() {
+    for text in ["hello", "hello w - - 0 1", "rnbqkbnr"] {
+        let error = Position::from_fen(text).unwrap_err();
+        assert_eq!(
+            error.kind(),
+            quince::FenErrorKind::Syntax,
+            "{text}: {error}"
+        );
+    }
+}

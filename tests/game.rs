@@ -200,3 +200,20 @@ fn tags_keep_their_order() {
     assert_eq!(game.tag("Event"), None);
     assert_eq!(game.start(), &Position::startpos());
 }
+
+/// FIDE's article 9.2: an e.p. right counts only when the capture is legal.
+/// After ...c5 White's b5 pawn could take e.p., but it is pinned to its
+/// king on a5 by the rook on h5, so the position after ...c5 and the two
+/// after the kings' shuffles are the same position (python-chess agrees;
+/// Quince missed it).
+#[test]
+fn a_pinned_en_passant_capture_does_not_break_a_repetition() {
+    let mut game = game_from("8/2p5/8/KP5r/8/8/8/7k b - - 0 1");
+    play(&mut game, "c5 Ka6 Kh2 Ka5 Kh1 Ka6 Kh2 Ka5 Kh1");
+    assert_eq!(game.repetitions(), 3);
+    assert!(game.is_threefold_repetition());
+    // A legal e.p. capture does make the positions differ.
+    let mut open = game_from("8/2p5/8/1P5r/8/8/8/K6k b - - 0 1");
+    play(&mut open, "c5 Kb1 Kh2 Ka1 Kh1 Kb1 Kh2 Ka1 Kh1");
+    assert_eq!(open.repetitions(), 2);
+}

@@ -42,3 +42,21 @@ fn small_types_are_their_names() {
     let error = serde_json::from_str::<Square>("\"z9\"").unwrap_err();
     assert!(error.to_string().contains("square"), "{error}");
 }
+
+/// Chess960 with the castling rooks on the a- and h-files reads back as
+/// Chess960 (it was read back as standard chess, and castling e1h1 became
+/// e1g1).
+#[test]
+fn chess960_survives_with_the_rooks_on_the_corner_files() {
+    let pos = Position::from_fen_with("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", true).unwrap();
+    assert!(pos.is_chess960());
+    let json = serde_json::to_string(&pos).unwrap();
+    assert_eq!(json, "\"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1\"");
+    let back: Position = serde_json::from_str(&json).unwrap();
+    assert!(back.is_chess960(), "{json}");
+    let castle = legal_moves(&back)
+        .into_iter()
+        .find(|&m| back.is_castle(m) && m.to() == Square::H1)
+        .expect("short castling");
+    assert_eq!(back.uci(castle), "e1h1");
+}

@@ -40,4 +40,4 @@ exec python3 tools/match.py \
     --b "target/sprt/$rev" --b-name "OwnBook off $rev" --b-commit "$commit" --b-opt OwnBook=false \
     --kind sprt --title "opening book: OwnBook on ($(basename "$book"), SHA-256 $book_sha...) against off, from the start position" \
     --openings tools/startpos.epd --tc 2+0.02 --concurrency 2 --adjudicate \
-    --sprt 0,10 --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"
+    --sprt 0,10 --games 6000 --state "reports/sprt/$name.jsonl" --pgn "reports/sprt/$name.pgn" "$@"

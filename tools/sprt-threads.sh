@@ -29,4 +29,4 @@ exec python3 tools/match.py --a "target/sprt/$rev" --a-name "$rev Threads $threa
     --a-commit "$commit" --b-commit "$commit" \
     --kind sprt --title "Lazy SMP: $threads threads against 1 thread" \
     --openings tools/openings.epd --tc 10+0.1 --concurrency 1 --adjudicate \
-    --sprt="$bounds" --games 2000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"
+    --sprt="$bounds" --games 2000 --state "reports/sprt/$name.jsonl" --pgn "reports/sprt/$name.pgn" "$@"

@@ -10,7 +10,9 @@
 # at once, adjudication on, GSPRT [0, 10] unless given, at most 6000 games.
 # Every finished pair is appended to reports/sprt/<new>-vs-<base>.jsonl, so
 # an interrupted test resumes where it stopped when started again, and the
-# log is committed with the change it decided, beside its header record
+# log and the games (reports/sprt/<new>-vs-<base>.pgn, which `report
+# --check` recounts against the log) are committed with the change it
+# decided, beside its header record
 # reports/data/match-sprt-<new>-vs-<base>.json (both commits, the binaries'
 # SHA-256, the settings and the host; tools/match.py writes it). NEW may
 # be a side-branch commit that is not in this clone: it is then rebuilt
@@ -58,4 +60,4 @@ exec python3 tools/match.py --a "target/sprt/$new_rev" --a-name "new $new_rev" \
     --kind sprt --title "$title" \
     --b "target/sprt/$base_rev" --b-name "base $base_rev" \
     --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
-    --sprt="$bounds" --games 6000 --state "reports/sprt/$name.jsonl" --pgn "target/sprt/$name.pgn" "$@"
+    --sprt="$bounds" --games 6000 --state "reports/sprt/$name.jsonl" --pgn "reports/sprt/$name.pgn" "$@"

@@ -45,4 +45,4 @@ exec python3 tools/match.py --a "$binary" --a-name "margins x$scale%" "${opts[@]
     --kind sweep --title "every pruning margin x$scale% against the defaults (tune build)" \
     --openings tools/openings.epd --tc 2+0.02 --concurrency 2 --adjudicate \
     --sprt 0,10 --games 2000 --state "reports/sweep/margins-$scale.jsonl" \
-    --pgn "target/sweep/margins-$scale.pgn"
+    --pgn "reports/sweep/margins-$scale.pgn"

@@ -30,5 +30,5 @@ for point in "$@"; do
         --title "Lazy SMP on $cores cores: $t threads against 1 thread" \
         --openings tools/openings.epd --tc "$tc" --concurrency "$conc" --adjudicate \
         --games 2000 --max-seconds "$seconds" \
-        --state "reports/sprt/$name.jsonl" --pgn "/tmp/$name.pgn" | grep -v "^pair" | tail -5
+        --state "reports/sprt/$name.jsonl" --pgn "reports/sprt/$name.pgn" | grep -v "^pair" | tail -5
 done

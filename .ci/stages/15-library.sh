@@ -52,4 +52,7 @@ else
   echo "this CPU lacks AVX-512 or GFNI: $avx512 are not checked alone here"
 fi
 cargo test --features serde --test serde
-cargo package -p quince-codegen -p quince --allow-dirty
+# Ready to publish: the workspace's publishable crates (quince-codegen,
+# then quince, which depends on it) package and verify as `cargo publish`
+# would, without uploading. --allow-dirty: CI's tree holds build outputs.
+cargo publish --workspace --dry-run --allow-dirty

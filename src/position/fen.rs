@@ -149,6 +149,15 @@ impl Position {
                 ),
             );
         }
+        if !fields[0].contains('/') {
+            return err(
+                FenErrorKind::Syntax,
+                format!(
+                    "not a FEN: the board field '{}' has no '/' between its ranks",
+                    fields[0]
+                ),
+            );
+        }
         let mut pos = Position::empty();
         parse_board(&mut pos, fields[0])?;
         pos.side = match fields.get(1).copied().unwrap_or("w") {
@@ -176,70 +185,6 @@ impl Position {
         pos.chess960 = chess960 || !pos.castling.is_standard(&pos);
         pos.key = pos.compute_key();
         Ok(pos)
-    }
-
-    /// Writes the position as FEN (Shredder-FEN castling in Chess960 mode).
-    pub fn fen(&self) -> String {
-        let mut out = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match self.piece_at(Square::new(rank * 8 + file)) {
-                    Some((color, piece)) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(piece.fen_char(color));
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out.push(' ');
-        out.push(self.side.fen_char());
-        out.push(' ');
-        out.push_str(&self.castling_field());
-        out.push(' ');
-        match self.en_passant {
-            Some(square) => out.push_str(&square.to_string()),
-            None => out.push('-'),
-        }
-        out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
-        out
-    }
-
-    fn castling_field(&self) -> String {
-        let mut field = String::new();
-        for color in Color::ALL {
-            for side in CastleSide::BOTH {
-                if let Some(file) = self.castling_rook(color, side).map(|rook| rook.file()) {
-                    let letter = if self.chess960 {
-                        file.char()
-                    } else if side == CastleSide::Short {
-                        'k'
-                    } else {
-                        'q'
-                    };
-                    field.push(if color == Color::White {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter
-                    });
-                }
-            }
-        }
-        if field.is_empty() {
-            "-".to_string()
-        } else {
-            field
-        }
     }
 }
 

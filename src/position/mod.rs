@@ -21,6 +21,7 @@
 mod batch_make;
 mod castling;
 mod fen;
+mod fen_write;
 mod make;
 mod play;
 mod status;
@@ -29,6 +30,7 @@ mod zobrist;
 pub(crate) use batch_make::BatchMaker;
 pub use castling::{CastleSide, Castling};
 pub use fen::{FenError, FenErrorKind};
+pub use fen_write::{CastlingField, EnPassantField, FenStyle};
 pub use make::Undo;
 pub use play::IllegalMove;
 pub use status::GameStatus;

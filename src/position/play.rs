@@ -150,6 +150,31 @@ impl Position {
         self.moved_piece(mv) == Some(Piece::Pawn) && self.en_passant() == Some(mv.to())
     }
 
+    /// The e.p. square if an e.p. capture is legal here. [`Position::en_passant`]
+    /// also holds a capture that is only pseudo-legal (the capturing pawn
+    /// pinned to its king); the rules of repetition count e.p. only when
+    /// the capture can be made.
+    pub fn legal_en_passant(&self) -> Option<Square> {
+        let square = self.en_passant()?;
+        legal_moves(self)
+            .iter()
+            .any(|&mv| mv.to() == square && self.moved_piece(mv) == Some(Piece::Pawn))
+            .then_some(square)
+    }
+
+    /// The position's identity under the rules of repetition: its Zobrist
+    /// key, with the e.p. square counted only when an e.p. capture is legal
+    /// ([`Position::legal_en_passant`]), as FIDE's article 9.2 counts it.
+    /// Two positions with the same pieces, side to move and castling rights
+    /// whose only difference is an e.p. capture nobody can make have the
+    /// same repetition key and different [`Position::key`]s.
+    pub fn repetition_key(&self) -> u64 {
+        match (self.en_passant(), self.legal_en_passant()) {
+            (Some(square), None) => self.key() ^ super::zobrist::en_passant_key(square),
+            _ => self.key(),
+        }
+    }
+
     /// Whether `mv` (a legal move here) captures, e.p. included; castling
     /// onto one's own rook is not a capture.
     pub fn is_capture(&self, mv: Move) -> bool {

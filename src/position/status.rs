@@ -22,17 +22,30 @@ pub enum GameStatus {
     /// The side to move is not in check and has no legal move.
     Stalemate,
     /// A hundred plies without a capture or pawn move (the halfmove clock at
-    /// 100 or more), and the last move did not mate.
+    /// 100 to 149), and the last move did not mate: either player may claim
+    /// a draw, and until one does the game goes on ([`GameStatus::is_over`]
+    /// is false, as [`crate::Game::outcome`] says too).
     FiftyMoves,
+    /// A hundred and fifty plies without a capture or pawn move, and the
+    /// last move did not mate: drawn without a claim (FIDE's article 9.6.2).
+    SeventyFiveMoves,
     /// Neither side has material to mate with: bare kings, or kings and a
     /// single knight or bishop.
     InsufficientMaterial,
 }
 
 impl GameStatus {
-    /// Whether the game has ended.
+    /// Whether the game has ended: mate, stalemate, dead material, or the
+    /// seventy-five-move rule. A draw that must be claimed
+    /// ([`GameStatus::FiftyMoves`]) has not ended it: the same rule as
+    /// [`crate::Game::outcome`] and [`crate::Game::claimable_draw`].
     pub fn is_over(self) -> bool {
-        self != GameStatus::Ongoing
+        !matches!(self, GameStatus::Ongoing | GameStatus::FiftyMoves)
+    }
+
+    /// Whether either player may claim a draw here (the fifty-move rule).
+    pub fn is_claimable_draw(self) -> bool {
+        self == GameStatus::FiftyMoves
     }
 }
 
@@ -66,10 +79,12 @@ impl Position {
             } else {
                 GameStatus::Stalemate
             }
-        } else if self.halfmove_clock() >= 100 {
-            GameStatus::FiftyMoves
         } else if self.is_insufficient_material() {
             GameStatus::InsufficientMaterial
+        } else if self.halfmove_clock() >= 150 {
+            GameStatus::SeventyFiveMoves
+        } else if self.halfmove_clock() >= 100 {
+            GameStatus::FiftyMoves
         } else {
             GameStatus::Ongoing
         }
@@ -126,6 +141,15 @@ mod tests {
             status("4k3/8/8/8/8/8/8/3RK3 w - - 99 80"),
             GameStatus::Ongoing
         );
+        // The fifty-move rule gives a claim; the game is over only at 150
+        // plies (as Game::outcome says).
+        assert!(!status("4k3/8/8/8/8/8/8/3RK3 w - - 100 80").is_over());
+        assert!(status("4k3/8/8/8/8/8/8/3RK3 w - - 100 80").is_claimable_draw());
+        assert_eq!(
+            status("4k3/8/8/8/8/8/8/3RK3 w - - 150 100"),
+            GameStatus::SeventyFiveMoves
+        );
+        assert!(status("4k3/8/8/8/8/8/8/3RK3 w - - 150 100").is_over());
         // Mate on the hundredth ply is mate, not a fifty-move draw.
         assert_eq!(
             status("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80"),

@@ -98,7 +98,10 @@ impl Limits {
     }
 
     /// Search until [`Signals::stop`] is set (UCI's `go infinite`): only for
-    /// a caller that holds the signals and will set them.
+    /// a caller that holds the signals and will set them. The search also
+    /// stops by itself at its deepest iteration, 120 plies
+    /// (`search::score::MAX_PLY` less the margin its stacks keep), which a
+    /// position with few legal moves can reach in seconds.
     pub fn infinite() -> Limits {
         Limits {
             infinite: true,

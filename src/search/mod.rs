@@ -43,6 +43,7 @@ pub mod score;
 pub mod see;
 mod smp;
 pub mod tt;
+pub mod wdl;
 
 #[cfg(feature = "hce")]
 use crate::eval::evaluate;

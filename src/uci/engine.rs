@@ -57,6 +57,9 @@ struct Options {
     ponder: bool,
     /// Search threads (Lazy SMP).
     threads: usize,
+    /// `UCI_ShowWDL`: `wdl W D L` in every `info` line with a score
+    /// (`search::wdl`).
+    show_wdl: bool,
 }
 
 /// A search in progress.
@@ -108,6 +111,7 @@ impl Engine {
                 move_overhead: DEFAULT_OVERHEAD_MS,
                 ponder: false,
                 threads: 1,
+                show_wdl: false,
             },
             position: Position::startpos(),
             history: Vec::new(),
@@ -208,6 +212,7 @@ impl Engine {
             search::MAX_THREADS
         ));
         self.say("option name Ponder type check default false");
+        self.say("option name UCI_ShowWDL type check default false");
         self.book.announce(&self.out);
         // A tuning build offers the search's constants too (tools/spsa.py).
         if cfg!(feature = "tune") {
@@ -313,6 +318,10 @@ impl Engine {
                 Some(on) => self.options.ponder = on,
                 None => self.error(&format!("Ponder must be true or false, got '{value}'")),
             },
+            "uci_showwdl" => match check(value) {
+                Some(on) => self.options.show_wdl = on,
+                None => self.error(&format!("UCI_ShowWDL must be true or false, got '{value}'")),
+            },
             "ownbook" | "bookfile" => self.book.set_option(name, value, &self.out),
             "" => self.error("setoption needs 'name <option> [value <value>]'"),
             _ if cfg!(feature = "tune")
@@ -415,11 +424,14 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let out = self.out.clone();
         let thread_signals = Arc::clone(&signals);
-        let threads = self.options.threads;
+        let how = HowToSearch {
+            threads: self.options.threads,
+            show_wdl: self.options.show_wdl,
+        };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 << 20)
-            .spawn(move || run_search(position, history, tt, limits, threads, thread_signals, out));
+            .spawn(move || run_search(position, history, tt, limits, how, thread_signals, out));
         match spawned {
             Ok(handle) => self.search = Some(Running { handle, signals }),
             Err(e) => {
@@ -487,19 +499,29 @@ impl Engine {
     }
 }
 
+/// The options a search thread reads: how many threads search, and
+/// whether its `info` lines carry `wdl`.
+#[derive(Clone, Copy)]
+struct HowToSearch {
+    threads: usize,
+    show_wdl: bool,
+}
+
 /// The body of the search thread: search, then print exactly one `bestmove`.
 fn run_search(
     position: Position,
     history: Vec<u64>,
     tt: Arc<Mutex<TranspositionTable>>,
     limits: Limits,
-    threads: usize,
+    how: HowToSearch,
     signals: Arc<Signals>,
     out: Output,
 ) {
+    let threads = how.threads;
     let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut table = tt.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut report = |line: &search::Report| out.line(&report_text(&position, line));
+        let mut report =
+            |line: &search::Report| out.line(&report_text(&position, line, how.show_wdl));
         search::search_threads(
             &position,
             &history,

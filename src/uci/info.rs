@@ -36,20 +36,27 @@ pub fn score_text(score: i32, bound: Option<Bound>) -> String {
     text
 }
 
-/// The full `info depth ...` line of a search report.
-pub fn report_text(root: &Position, report: &Report) -> String {
+/// The full `info depth ...` line of a search report; with `show_wdl`
+/// (`UCI_ShowWDL`), the score's win, draw and loss chances after it
+/// (`wdl W D L`, per mille, [`crate::search::wdl`]).
+pub fn report_text(root: &Position, report: &Report, show_wdl: bool) -> String {
     let millis = report.elapsed.as_millis() as u64;
     let nps = report
         .nodes
         .saturating_mul(1000)
         .checked_div(millis)
         .unwrap_or(0);
+    let mut score = score_text(report.score, report.bound);
+    if show_wdl {
+        let [w, d, l] = crate::search::wdl::MODEL.per_mille(report.score, root);
+        score.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     let mut text = format!(
         "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
         report.depth,
         report.seldepth,
         report.multi_pv,
-        score_text(report.score, report.bound),
+        score,
         report.nodes,
         nps,
         report.hashfull,

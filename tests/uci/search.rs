@@ -309,3 +309,39 @@ fn multipv_reports_several_lines() {
         .collect();
     assert_eq!(firsts.len(), 3, "three different first moves");
 }
+
+#[test]
+fn show_wdl_adds_win_draw_and_loss_per_mille_to_every_info_line() {
+    let mut engine = Engine::start();
+    // Off by default: no wdl.
+    engine.send("position startpos");
+    let lines = engine.go("go depth 3");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:#?}");
+    engine.send("setoption name UCI_ShowWDL value true");
+    // A queen up: the side to move's wins dominate.
+    engine.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    let lines = engine.go("go depth 4");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:#?}");
+    for info in infos {
+        let wdl: Vec<u32> = info
+            .split(" wdl ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no wdl in {info}"))
+            .split_whitespace()
+            .take(3)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{info}");
+        assert!(wdl[0] > wdl[2], "{info}");
+    }
+    engine.send("setoption name UCI_ShowWDL value maybe");
+    let reply = engine.quiet_for(Duration::from_millis(200));
+    assert!(
+        reply.iter().any(|l| l.starts_with("info string")),
+        "{reply:#?}"
+    );
+}

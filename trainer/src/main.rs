@@ -6,6 +6,7 @@
 //! * `stats`: what a data set holds.
 //! * `eval`: a position's evaluation by a `.qnn`, computed independently of
 //!   the engine (`quince eval` must print the same number).
+//! * `wdl`: fits `UCI_ShowWDL`'s win/draw/loss model to the games' results.
 //!
 //! Exit codes: 0 success, 2 bad input (with `error: ...` on stderr).
 
@@ -13,6 +14,7 @@ mod data;
 mod network;
 mod quantised;
 mod train;
+mod wdl;
 
 use clap::{Parser, Subcommand};
 use network::Network;
@@ -42,6 +44,19 @@ enum Command {
         data: Vec<String>,
     },
     /// Print a position's evaluation (centipawns, side to move) by a `.qnn`.
+    /// Fit UCI_ShowWDL's win/draw/loss model (quince::search::wdl) to the
+    /// data sets' game results, and write its record.
+    Wdl {
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<String>,
+        /// Keep every N-th training position (the fit needs far fewer
+        /// than a network).
+        #[arg(long, default_value_t = 10)]
+        every: usize,
+        /// Where the record goes.
+        #[arg(long, default_value = "reports/data/wdl-model.json")]
+        out: PathBuf,
+    },
     Eval {
         #[arg(long)]
         net: PathBuf,
@@ -107,6 +122,7 @@ fn main() -> ExitCode {
         Command::Train(args) => run_train(&args),
         Command::Stats { data } => run_stats(&data),
         Command::Eval { net, fen } => run_eval(&net, &fen),
+        Command::Wdl { data, every, out } => wdl::run(&data, every.max(1), &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

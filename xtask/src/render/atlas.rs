@@ -55,7 +55,12 @@ pub fn per_cpu(records: &Records) -> Vec<(&str, &AtlasRecord)> {
 /// is) in the newest clean atlas record of the CPU model `cpu`, with that
 /// record's file: for pages that quote a build other than the default and
 /// must say where the default stands.
-pub fn bulk_ratio<'a>(records: &'a Records, cpu: &str, a: &str, b: &str) -> Option<(&'a str, Ratio)> {
+pub fn bulk_ratio<'a>(
+    records: &'a Records,
+    cpu: &str,
+    a: &str,
+    b: &str,
+) -> Option<(&'a str, Ratio)> {
     let (file, r) = per_cpu(records).into_iter().find(|(_, r)| r.cpu == cpu)?;
     let ratio = r.generator.as_ref()?.geomean_ratio("bulk", a, b)?;
     Some((file, ratio))

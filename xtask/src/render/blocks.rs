@@ -15,8 +15,8 @@
 
 use crate::util::Result;
 
-const OPEN: &str = "<!-- render:";
-const CLOSE: &str = "<!-- /render -->";
+pub const OPEN: &str = "<!-- render:";
+pub const CLOSE: &str = "<!-- /render -->";
 
 /// One block: its name and arguments, and where its content lies.
 #[derive(Debug, PartialEq)]
@@ -159,8 +159,12 @@ pub fn first_difference(a: &str, b: &str) -> Option<(usize, String, String)> {
 }
 
 /// Text that reads as a typed figure: a ratio (`1.5x`), a percentage,
-/// a `±` margin, a speed, or any decimal number. Dates, versions (`15.1`,
-/// `1.95`), time controls (`10+0.1`), code spans and links are not read.
+/// a `±` margin, a speed, any decimal number, or an integer with a unit
+/// of time, size or count (`5 minutes`, `17,163 games`, `256 MB`). Dates,
+/// versions (`15.1`, `1.95`: a bare decimal after a name, never a ratio or
+/// percentage after it), time controls (`10+0.1`), code spans and links
+/// are not read: a setting is written as the option that sets it
+/// (`--hash 256`), a figure comes from a record.
 pub fn typed_figures(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     let mut in_block = false;
@@ -235,6 +239,33 @@ fn strip_code_and_links(line: &str) -> String {
     out
 }
 
+/// Units that make an integer a figure (a duration, a size, a count of
+/// what a run measured).
+const UNITS: [&str; 22] = [
+    "games",
+    "game",
+    "minutes",
+    "minute",
+    "seconds",
+    "second",
+    "hours",
+    "hour",
+    "s",
+    "ms",
+    "positions",
+    "nodes",
+    "MB",
+    "GB",
+    "KB",
+    "MiB",
+    "KiB",
+    "GiB",
+    "plies",
+    "pairs",
+    "instructions",
+    "Mnodes",
+];
+
 /// The first typed figure in a line of prose, if any.
 fn figure_in(line: &str) -> Option<String> {
     let b = line.as_bytes();
@@ -281,6 +312,7 @@ fn figure_in(line: &str) -> Option<String> {
                 "python-chess",
                 "Fairy-Max",
                 "fairymax",
+                "article",
             ]
             .iter()
             .any(|w| before.ends_with(w));
@@ -291,7 +323,14 @@ fn figure_in(line: &str) -> Option<String> {
         let percent = after.starts_with('%') && number != "95";
         let speed =
             after.starts_with("Mnodes") || after.starts_with("nodes/s") || after.starts_with("Elo");
-        if !versionish && (ratio || percent || speed || is_decimal) {
+        let unit = UNITS.iter().any(|u| {
+            after.starts_with(u)
+                && !after[u.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        });
+        // A version is a bare decimal after a name: "Stockfish 15.1", not
+        // "Stockfish 50.5 %" or "chess 1.9x".
+        let versionish = versionish && !(ratio || percent || speed || unit);
+        if !versionish && (ratio || percent || speed || unit || is_decimal) {
             let end = (start + number.len() + 1).min(line.len());
             return Some(line.get(start..end).unwrap_or(number).to_string());
         }
@@ -372,8 +411,10 @@ mod tests {
                     55 % of games\n<!-- render: t -->\n| 3.2 | 4 % |\n<!-- /render -->\n\
                     Stockfish 15.1 at 10+0.1 with rustc 1.95 on 2 cores, perft(7) = 3195901860\n\
                     `1.5x` in code and [v1.2](a/1.5x.md)\n+19.1 ± 40.3 Elo\n\
-                    not shown at 95 %\n";
+                    not shown at 95 %\n\
+                    about 5 minutes\nStockfish 50.5 % and chess 1.9x\n17,163 games and a 256 MB table\n\
+                    two games at once with `--hash 256`\n";
         let found: Vec<usize> = typed_figures(page).into_iter().map(|(l, _)| l).collect();
-        assert_eq!(found, vec![1, 3, 9]);
+        assert_eq!(found, vec![1, 3, 9, 11, 12, 13]);
     }
 }

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::format::{coverage_note, display, provenance, ratio_text, record_link, record_path};
-use crate::measure::host::family_name;
 use super::lab::{comparison, latest, latest_comparison};
+use crate::measure::host::family_name;
 use crate::record::{Comparison, LabRecord, Records};
 use crate::util::Result;
 

@@ -27,6 +27,7 @@
 
 mod load;
 mod log;
+pub mod pgn;
 mod results;
 pub mod stats;
 

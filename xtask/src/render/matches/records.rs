@@ -41,6 +41,11 @@ fn unknowns(r: &MatchRecord) -> Vec<String> {
             out.push(format!("{role}'s binary hash"));
         }
     }
+    if let crate::record::matches::pgn::Kept::No(why) =
+        crate::record::matches::pgn::locate(&crate::util::root(), r.pgn.as_deref())
+    {
+        out.push(format!("the games ({why})"));
+    }
     if r.time_control.is_none() {
         out.push("time control".into());
     }
