@@ -18,7 +18,7 @@
 //!   figures for the techniques both have ([`reference`]), when a built
 //!   `movegen_compare` is given; and, from a second build of it with
 //!   clang's vectorisers off, its figures one lookup at a time, to set
-//!   beside Quince's one-at-a-time rates (like with like: its harness
+//!   beside Quince's grouped rates (like with like: its harness
 //!   lets clang vectorise across twelve lookups, which moves its figures
 //!   several-fold in both directions).
 //!
@@ -62,8 +62,7 @@ reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
   --reference-scalar BIN
                        the same built with clang's vectorisers off
                        (CXX=tools/clang-no-vectorize.sh for build.sh);
-                       its figures stand beside Quince's one-at-a-time
-                       rates
+                       its figures stand beside Quince's grouped rates
   --no-generator       skip the in-generator view (a quick isolated run)
   --no-callgrind       skip the instruction counts
   --allow-dirty        measure the working tree as it is (the record is
