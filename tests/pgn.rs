@@ -109,13 +109,17 @@ fn the_writer_writes_export_style() {
     let study = games[1].as_ref().unwrap().to_pgn();
     let expected_head = "[Event \"Endgame study\"]\n[Site \"?\"]\n[Date \"2024.01.02\"]\n\
         [Round \"2\"]\n[White \"White\"]\n[Black \"Black\"]\n[Result \"1-0\"]\n\
-        [SetUp \"1\"]\n[FEN \"8/P7/8/8/8/8/5k2/K7 b - - 0 50\"]\n\n50... Ke3 51. a8=Q Kd2";
+        [SetUp \"1\"]\n[FEN \"8/P7/8/8/8/8/5k2/K7 b - - 0 50\"]\n\n50... Ke3 {the king is too slow} 51. a8=Q Kd2";
     assert!(study.starts_with(expected_head), "{study}");
     assert!(study.ends_with("61. Qh2# 1-0\n\n"), "{study}");
 
     let chess960 = games[3].as_ref().unwrap().to_pgn();
     assert!(chess960.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n"));
-    assert!(chess960.contains("1. O-O d5"), "{chess960}");
+    // After a comment, Black's move gets its number again.
+    assert!(
+        chess960.contains("1. O-O {king f1 to g1, rook g1 to f1} 1... d5"),
+        "{chess960}"
+    );
     assert!(chess960.contains("7. Qe1 O-O-O"), "{chess960}");
 
     let mut game = Game::default();

@@ -10,6 +10,7 @@ if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/
 fi
 python3 tests/python/verify_tactics.py
 QUINCE=target/release/quince python3 tests/python/test_san.py
+QUINCE=target/release/quince python3 tests/python/test_pgn_roundtrip.py
 QUINCE=target/release/quince python3 tests/python/test_uci.py
 target/release/quince bench
 # The match tools: the statistics' self-test, and one pair of games through

@@ -395,6 +395,28 @@ impl Position {
         ep
     }
 
+    /// A null move as a game records it: [`Position::make_null`] with the
+    /// move counters kept as for a move (the halfmove clock ticks, the
+    /// fullmove number after Black's), as PGN numbers the moves after it.
+    /// Returns what [`Position::unmake_null_counted`] needs.
+    pub(crate) fn make_null_counted(&mut self) -> (Option<Square>, u32) {
+        let halfmove = self.halfmove;
+        self.halfmove += 1;
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        (self.make_null(), halfmove)
+    }
+
+    /// Takes back [`Position::make_null_counted`].
+    pub(crate) fn unmake_null_counted(&mut self, (en_passant, halfmove): (Option<Square>, u32)) {
+        self.unmake_null(en_passant);
+        self.halfmove = halfmove;
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+    }
+
     /// Takes back a null move made with [`Position::make_null`].
     pub fn unmake_null(&mut self, ep: Option<Square>) {
         self.side = self.side.flip();

@@ -127,7 +127,7 @@ impl Position {
         Ok(())
     }
 
-    fn illegal(&self, mv: Move) -> IllegalMove {
+    pub(crate) fn illegal(&self, mv: Move) -> IllegalMove {
         let text = self.uci(mv);
         IllegalMove { mv, text }
     }

@@ -11,10 +11,13 @@ use std::process::ExitCode;
 
 /// `quince pgn --help`'s text.
 pub const LONG_ABOUT: &str = "Replay every game of a PGN file: the mainline SAN moves from the start \
-        position (or the FEN tag's; Chess960 under [Variant \"Chess960\"]), skipping comments, \
-        variations, NAGs and % lines.\n\n\
+        position (or the FEN tag's; Chess960 under [Variant \"Chess960\"]), keeping the mainline's \
+        comments and NAGs, skipping variations and % lines.\n\n\
         Prints one line per game: its index, plies, result and final FEN, or why it does not \
         replay (game, line of the file, move). Games after a broken one are still read.\n\n\
+        With --write, prints each game that replays as PGN instead (the Seven Tag Roster, SAN \
+        with move numbers, its comments and NAGs). With --echo, prints every game as read, \
+        variations included, without replaying it (moves as written, unnumbered).\n\n\
         Exit codes: 0 every game replays, 2 some game does not (all are reported first), \
         or the file cannot be read.";
 
@@ -25,8 +28,14 @@ pub struct PgnArgs {
     pub file: String,
     /// Print one JSON object per game per line: {"index", "tags", "plies", "fen",
     /// "result"}, or {"index", "error"} for a game that does not replay.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["write", "echo"])]
     pub json: bool,
+    /// Print each game that replays as PGN (with its comments and NAGs).
+    #[arg(long, conflicts_with = "echo")]
+    pub write: bool,
+    /// Print every game as read, variations included, without replaying it.
+    #[arg(long)]
+    pub echo: bool,
 }
 
 pub fn run(args: &PgnArgs) -> Result<ExitCode, UserError> {
@@ -38,6 +47,16 @@ pub fn run(args: &PgnArgs) -> Result<ExitCode, UserError> {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
+    if args.echo {
+        let mut echo = quince::notation::pgn::Echo::new(&mut out);
+        let result = quince::notation::pgn::visit(input, &mut echo);
+        let written = echo.finish().and_then(|out| out.flush());
+        return match (result, written) {
+            (Err(error), _) => Err(UserError(format!("{}: {error}", args.file))),
+            (Ok(_), Err(_)) => Ok(ExitCode::from(2)),
+            (Ok(_), Ok(())) => Ok(ExitCode::SUCCESS),
+        };
+    }
     let (mut games, mut failed) = (0u64, 0u64);
     for item in PgnReader::new(input) {
         if let Err(error) = &item
@@ -54,6 +73,14 @@ pub fn run(args: &PgnArgs) -> Result<ExitCode, UserError> {
         failed += u64::from(item.is_err());
         let written = if args.json {
             writeln!(out, "{}", json_line(games, &item))
+        } else if args.write {
+            match &item {
+                Ok(game) => write!(out, "{}", game.to_pgn()),
+                Err(error) => {
+                    eprintln!("{games}: error: {error}");
+                    Ok(())
+                }
+            }
         } else {
             writeln!(out, "{}", text_line(games, &item))
         };
@@ -65,7 +92,7 @@ pub fn run(args: &PgnArgs) -> Result<ExitCode, UserError> {
     if out.flush().is_err() {
         return Ok(ExitCode::from(2));
     }
-    if !args.json {
+    if !args.json && !args.write {
         eprintln!(
             "games: {games}, replayed: {}, failed: {failed}",
             games - failed

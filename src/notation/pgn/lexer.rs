@@ -1,8 +1,9 @@
 //! PGN tokens from a byte stream, one byte at a time through the
 //! `BufRead`'s own buffer: no line is ever held whole, so a file without
-//! newlines takes no more memory than one with them. Comments, NAGs,
-//! annotation glyphs, move numbers and `%` lines are skipped here; the
-//! reader sees tags, moves, parentheses and results.
+//! newlines takes no more memory than one with them. Move numbers and `%`
+//! lines are skipped here; the reader sees tags, moves, comments, NAGs
+//! (annotation glyphs such as `!?` as their NAG numbers), parentheses and
+//! results.
 
 use super::MAX_TAG_VALUE;
 use crate::game::GameResult;
@@ -13,6 +14,9 @@ const MAX_SYMBOL: usize = 64;
 
 /// The longest tag name kept.
 const MAX_TAG_NAME: usize = 255;
+
+/// The most bytes of one comment kept; the rest is skipped.
+pub(super) const MAX_COMMENT: usize = 65_536;
 
 /// What the reader gets from the lexer.
 #[derive(Debug, PartialEq, Eq)]
@@ -29,6 +33,11 @@ pub(super) enum Token {
     Open,
     /// `)`: a variation ends.
     Close,
+    /// A `{...}` or `; ...` comment's text, trimmed.
+    Comment(String),
+    /// A NAG: `$n`, or a glyph (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5,
+    /// `?!` 6).
+    Nag(u8),
     /// The input ended inside a `{` comment.
     UnterminatedComment,
     /// The end of the input.
@@ -95,15 +104,6 @@ impl<R: BufRead> Lexer<R> {
         }
     }
 
-    /// The next byte, consumed.
-    fn next_byte(&mut self) -> io::Result<Option<u8>> {
-        let byte = self.peek()?;
-        if let Some(b) = byte {
-            self.bump(b);
-        }
-        Ok(byte)
-    }
-
     /// Skips to the end of the line, leaving the newline unread.
     fn skip_line(&mut self) -> io::Result<()> {
         while let Some(b) = self.peek()? {
@@ -158,16 +158,49 @@ impl<R: BufRead> Lexer<R> {
                     return Ok((token, line));
                 }
                 b'{' => {
-                    if !self.skip_comment()? {
-                        return Ok((Token::UnterminatedComment, line));
-                    }
+                    self.bump(byte);
+                    return Ok(match self.comment(b'}')? {
+                        Some(text) => (Token::Comment(text), line),
+                        None => (Token::UnterminatedComment, line),
+                    });
                 }
-                b';' => self.skip_line()?,
+                b';' => {
+                    self.bump(byte);
+                    let text = self.comment(b'\n')?.unwrap_or_default();
+                    return Ok((Token::Comment(text), line));
+                }
                 b'$' => {
                     self.bump(byte);
-                    while let Some(b'0'..=b'9') = self.peek()? {
-                        self.bump(b'0');
+                    let mut value: u32 = 0;
+                    let mut digits = 0;
+                    while let Some(digit @ b'0'..=b'9') = self.peek()? {
+                        self.bump(digit);
+                        value = (value * 10 + u32::from(digit - b'0')).min(1000);
+                        digits += 1;
                     }
+                    // `$` alone or a number past 255 is no NAG: skipped.
+                    if digits > 0 && value <= 255 {
+                        return Ok((Token::Nag(value as u8), line));
+                    }
+                }
+                b'!' | b'?' => {
+                    self.bump(byte);
+                    let second = match self.peek()? {
+                        Some(next @ (b'!' | b'?')) => {
+                            self.bump(next);
+                            Some(next)
+                        }
+                        _ => None,
+                    };
+                    let nag = match (byte, second) {
+                        (b'!', None) => 1,
+                        (b'?', None) => 2,
+                        (b'!', Some(b'!')) => 3,
+                        (b'?', Some(b'?')) => 4,
+                        (b'!', Some(_)) => 5,
+                        _ => 6,
+                    };
+                    return Ok((Token::Nag(nag), line));
                 }
                 _ if ends_symbol(byte) || byte == b']' || byte == b'}' => self.bump(byte),
                 _ => {
@@ -179,14 +212,29 @@ impl<R: BufRead> Lexer<R> {
         }
     }
 
-    /// Skips a `{...}` comment; false if the input ends inside it.
-    fn skip_comment(&mut self) -> io::Result<bool> {
-        while let Some(byte) = self.next_byte()? {
-            if byte == b'}' {
-                return Ok(true);
+    /// A comment's text up to `end` (consumed, except a newline, which
+    /// the line count wants to see), trimmed, at most [`MAX_COMMENT`]
+    /// bytes kept; `None` if the input ends first and `end` is `}`.
+    fn comment(&mut self, end: u8) -> io::Result<Option<String>> {
+        let mut text = Vec::new();
+        loop {
+            match self.peek()? {
+                None if end == b'}' => return Ok(None),
+                None => break,
+                Some(b'\n') if end == b'\n' => break,
+                Some(byte) => {
+                    self.bump(byte);
+                    if byte == end {
+                        break;
+                    }
+                    if text.len() < MAX_COMMENT {
+                        text.push(byte);
+                    }
+                }
             }
         }
-        Ok(false)
+        let text = String::from_utf8_lossy(&text);
+        Ok(Some(text.trim().to_string()))
     }
 
     /// A symbol: a move, a result, or a move number (skipped: `None`).
@@ -325,7 +373,7 @@ mod tests {
     }
 
     #[test]
-    fn skips_what_a_replay_does_not_need() {
+    fn reads_comments_nags_and_variations() {
         let text = "\u{feff}% escape [Not \"a tag\"]\n\
             [Event \"A \\\"quoted\\\" \\\\ name\"]\n\
             1.e4 $1 e5!? {a\nlong; comment} 2. Nf3 ; rest (of line\n\
@@ -341,8 +389,12 @@ mod tests {
                     2
                 ),
                 mv("e4", 3),
+                (Token::Nag(1), 3),
                 mv("e5", 3),
+                (Token::Nag(5), 3),
+                (Token::Comment("a\nlong; comment".into()), 3),
                 mv("Nf3", 4),
+                (Token::Comment("rest (of line".into()), 4),
                 mv("Nc6", 5),
                 (Token::Open, 5),
                 mv("d6", 5),

@@ -2,17 +2,20 @@
 //!
 //! [`PgnReader`] reads games one at a time from any [`std::io::BufRead`],
 //! holding only the game being read, so files of millions of games take
-//! constant memory. It replays the mainline of each game (SAN moves, from
-//! the `FEN` tag's position when there is one, in Chess960 mode under
-//! `[Variant "Chess960"]`) and skips what a replay does not need: comments
-//! (`{...}` and `; ...`), variations `( ... )` however nested, NAGs (`$14`),
-//! annotations (`!?`), move numbers and `%` escape lines. A game that does
-//! not replay is an `Err` naming the game, the line and the move; the
-//! reader then goes on with the next game.
+//! constant memory. It replays the mainline of each game (SAN moves and
+//! `--` null moves, from the `FEN` tag's position when there is one, in
+//! Chess960 mode under `[Variant "Chess960"]`), keeps the mainline's
+//! comments (`{...}` and `; ...`) and NAGs (`$14`, and `!?` and the other
+//! glyphs as their NAGs) on the [`crate::Game`]'s moves, and skips
+//! variations `( ... )` however nested, move numbers and `%` escape lines.
+//! A game that does not replay is an `Err` naming the game, the line and
+//! the move; the reader then goes on with the next game.
 //!
 //! [`write_pgn`] (or [`crate::Game::to_pgn`]) writes a game in export style:
 //! the Seven Tag Roster first, `SetUp`/`FEN` for a non-standard start, SAN
-//! moves with move numbers, lines of at most 80 characters, the result.
+//! moves with move numbers, NAGs and comments, lines of at most 80
+//! characters (a long comment excepted: comments are not broken), the
+//! result.
 //!
 //! ```
 //! use quince::notation::pgn::PgnReader;
@@ -38,9 +41,11 @@
 
 mod lexer;
 mod reader;
+mod visitor;
 mod writer;
 
 pub use reader::PgnReader;
+pub use visitor::{Echo, Visitor, visit};
 pub use writer::write_pgn;
 
 use crate::position::FenError;

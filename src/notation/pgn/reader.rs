@@ -37,6 +37,9 @@ pub struct PgnReader<R> {
     pushed: Option<(Token, u64)>,
     /// Set after a read error: the iterator is over.
     failed: bool,
+    /// Comments read before any token of a game: the next game's first
+    /// comment, if a game follows (a file of comments alone holds none).
+    pending_comment: Option<String>,
 }
 
 impl<R: BufRead> PgnReader<R> {
@@ -47,6 +50,7 @@ impl<R: BufRead> PgnReader<R> {
             games: 0,
             pushed: None,
             failed: false,
+            pending_comment: None,
         }
     }
 
@@ -85,11 +89,23 @@ impl<R: BufRead> Iterator for PgnReader<R> {
             let builder = match (&mut game, &token) {
                 (Some(builder), _) => builder,
                 (None, Token::Eof) => return None,
-                // A stray `)` between games starts none.
-                (None, Token::Close) => continue,
+                // A stray `)` or NAG between games starts none.
+                (None, Token::Close | Token::Nag(_)) => continue,
+                (None, Token::Comment(text)) => {
+                    match &mut self.pending_comment {
+                        Some(pending) => {
+                            pending.push(' ');
+                            pending.push_str(text);
+                        }
+                        None => self.pending_comment = Some(text.clone()),
+                    }
+                    continue;
+                }
                 (None, _) => {
                     self.games += 1;
-                    game.insert(Builder::new(self.games))
+                    let mut builder = Builder::new(self.games);
+                    builder.opening_comment = self.pending_comment.take();
+                    game.insert(builder)
                 }
             };
             match token {
@@ -119,6 +135,18 @@ impl<R: BufRead> Iterator for PgnReader<R> {
                         return Some(builder.finish(line));
                     }
                 }
+                Token::Comment(text) => {
+                    builder.begin_movetext();
+                    if builder.depth == 0 {
+                        builder.comment(&text);
+                    }
+                }
+                Token::Nag(nag) => {
+                    builder.begin_movetext();
+                    if builder.depth == 0 {
+                        builder.nag(nag);
+                    }
+                }
                 Token::UnterminatedComment => {
                     builder.fail(line, PgnErrorKind::UnterminatedComment);
                     return Some(builder.finish(line));
@@ -143,6 +171,8 @@ struct Builder {
     depth: u32,
     /// The result token that ended the movetext.
     result: Option<GameResult>,
+    /// Comments read before the game's first token.
+    opening_comment: Option<String>,
 }
 
 impl Builder {
@@ -157,6 +187,7 @@ impl Builder {
             in_movetext: false,
             depth: 0,
             result: None,
+            opening_comment: None,
         }
     }
 
@@ -229,7 +260,13 @@ impl Builder {
             return;
         }
         match self.start() {
-            Ok(start) => self.game = Some(Game::new(start)),
+            Ok(start) => {
+                let mut game = Game::new(start);
+                if let Some(text) = self.opening_comment.take() {
+                    game.append_comment(&text);
+                }
+                self.game = Some(game);
+            }
             Err(kind) => {
                 let at = match kind {
                     PgnErrorKind::Fen { .. } => self.fen_line,
@@ -251,14 +288,37 @@ impl Builder {
         }
         let pos = game.position();
         let (fullmove, side) = (pos.fullmove_number(), pos.side_to_move());
-        if let Err(e) = game.play_san(text) {
+        // A null move, as python-chess and engines' analysis write it.
+        let played = if matches!(text, "--" | "Z0") {
+            game.play_null()
+                .map_err(|_| "a null move while in check".to_string())
+        } else {
+            game.play_san(text).map(drop).map_err(|e| e.to_string())
+        };
+        if let Err(reason) = played {
             let dots = if side == Color::White { "." } else { "..." };
             let kind = PgnErrorKind::Move {
                 number: format!("{fullmove}{dots}"),
                 text: text.to_string(),
-                reason: e.to_string(),
+                reason,
             };
             self.fail(line, kind);
+        }
+    }
+
+    /// A mainline comment: on the last move, or before the first.
+    fn comment(&mut self, text: &str) {
+        if let (Some(game), None) = (&mut self.game, &self.error)
+            && !text.is_empty()
+        {
+            game.append_comment(text);
+        }
+    }
+
+    /// A mainline NAG, on the last move.
+    fn nag(&mut self, nag: u8) {
+        if let (Some(game), None) = (&mut self.game, &self.error) {
+            game.append_nag(nag);
         }
     }
 

@@ -3,7 +3,7 @@
 use super::lexer::is_tag_name_byte;
 use crate::game::Game;
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Move};
 use std::io::{self, Write};
 
 /// The longest movetext line written.
@@ -94,7 +94,9 @@ fn write_tag<W: Write + ?Sized>(out: &mut W, name: &str, value: &str) -> io::Res
     writeln!(out, "[{name} \"{escaped}\"]")
 }
 
-/// The moves and the result, wrapped at [`COLUMNS`].
+/// The moves with their NAGs and comments, and the result, wrapped at
+/// [`COLUMNS`]. After a comment, a Black move gets its number again
+/// (`3... Nc6`), as export format asks.
 fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> io::Result<()> {
     let mut line = String::with_capacity(COLUMNS + 16);
     let mut put = |out: &mut W, token: &str| -> io::Result<()> {
@@ -108,18 +110,50 @@ fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> 
         line.push_str(token);
         Ok(())
     };
+    let mut renumber = false;
+    if let Some(text) = game.comment() {
+        for token in comment_tokens(text) {
+            put(out, &token)?;
+        }
+        renumber = true;
+    }
     let mut pos = game.start().clone();
     for (ply, &mv) in game.moves().iter().enumerate() {
         let san = pos.san(mv);
         let token = match pos.side_to_move() {
             Color::White => format!("{}. {san}", pos.fullmove_number()),
-            Color::Black if ply == 0 => format!("{}... {san}", pos.fullmove_number()),
+            Color::Black if ply == 0 || renumber => {
+                format!("{}... {san}", pos.fullmove_number())
+            }
             Color::Black => san,
         };
         // A move number stays on the line of its move.
         put(out, &token)?;
-        pos.make(mv);
+        for nag in game.nags(ply) {
+            put(out, &format!("${nag}"))?;
+        }
+        renumber = false;
+        if let Some(text) = game.move_comment(ply) {
+            for token in comment_tokens(text) {
+                put(out, &token)?;
+            }
+            renumber = true;
+        }
+        if mv == Move::NULL {
+            pos.make_null_counted();
+        } else {
+            pos.make(mv);
+        }
     }
     put(out, result)?;
     writeln!(out, "{line}")
+}
+
+/// `{text}` as one token: a comment is not broken across lines, since a
+/// reader keeps its line breaks (python-chess does), and a comment read
+/// back must be the comment written; a `}` inside it (which would end it
+/// early) is written as `)`. A long comment makes a line longer than
+/// [`COLUMNS`].
+fn comment_tokens(text: &str) -> Vec<String> {
+    vec![format!("{{{}}}", text.replace('}', ")"))]
 }

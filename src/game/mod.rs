@@ -23,9 +23,21 @@ use crate::notation::pgn::{self, PgnError};
 use crate::notation::{MoveError, SanError};
 use crate::position::{IllegalMove, Position, Undo};
 use crate::search::{Limits, SearchResult, best_move_with_history};
-use crate::types::{Color, Move};
+use crate::types::{Color, Move, Square};
 use std::fmt;
 use std::str::FromStr;
+
+mod notes;
+
+use notes::Notes;
+
+/// What [`Game::undo`] needs to take a move back: a move's [`Undo`], or a
+/// null move's e.p. square.
+#[derive(Clone, Debug)]
+enum Step {
+    Move(Undo),
+    Null((Option<Square>, u32)),
+}
 
 /// How a game ended, or stands, as PGN's result token says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -157,7 +169,12 @@ pub struct Game {
     position: Position,
     moves: Vec<Move>,
     /// `undos[i]` restores the position before `moves[i]`.
-    undos: Vec<Undo>,
+    undos: Vec<Step>,
+    /// `notes[i]`: the NAGs and comment of `moves[i]` (PGN's `$n` and
+    /// `{...}` after it).
+    notes: Vec<Notes>,
+    /// The comment before the first move.
+    comment: Option<String>,
     /// `keys[i]`: the key of the position before `moves[i]` (the search's
     /// repetition history).
     keys: Vec<u64>,
@@ -197,6 +214,8 @@ impl Game {
             start,
             moves: Vec::new(),
             undos: Vec::new(),
+            notes: Vec::new(),
+            comment: None,
             keys: Vec::new(),
             repetition_keys: Vec::new(),
             tags: Vec::new(),
@@ -282,8 +301,42 @@ impl Game {
         };
         self.keys.push(self.position.key());
         self.repetition_keys.push(self.position.repetition_key());
-        self.undos.push(self.position.make(legal));
+        self.undos.push(Step::Move(self.position.make(legal)));
         self.moves.push(legal);
+        self.notes.push(Notes::default());
+        self.declared = None;
+        Ok(())
+    }
+
+    /// Passes the turn: a null move ([`Move::NULL`], PGN's `--`), which
+    /// analysis uses to show a threat; not a move of chess, so a game that
+    /// holds one is an analysis, not a game played. Refused while the side
+    /// to move is in check (the opponent could then take the king). The
+    /// move counters go on as after a move, as python-chess counts them.
+    ///
+    /// ```
+    /// use quince::Game;
+    /// let mut game = Game::default();
+    /// game.play_san("e4").unwrap();
+    /// game.play_null().unwrap();
+    /// game.play_san("d4").unwrap();
+    /// assert!(game.to_pgn().contains("1. e4 -- 2. d4"));
+    /// let again = Game::from_pgn(&game.to_pgn()).unwrap();
+    /// assert_eq!((again.moves(), again.position()), (game.moves(), game.position()));
+    /// game.undo();
+    /// game.undo();
+    /// assert_eq!(game.position().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// ```
+    pub fn play_null(&mut self) -> Result<(), IllegalMove> {
+        if self.position.in_check() {
+            return Err(self.position.illegal(Move::NULL));
+        }
+        self.keys.push(self.position.key());
+        self.repetition_keys.push(self.position.repetition_key());
+        self.undos
+            .push(Step::Null(self.position.make_null_counted()));
+        self.moves.push(Move::NULL);
+        self.notes.push(Notes::default());
         self.declared = None;
         Ok(())
     }
@@ -308,10 +361,14 @@ impl Game {
     /// Any declared result is cleared.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
-        let undo = self.undos.pop()?;
+        let step = self.undos.pop()?;
         self.keys.pop();
         self.repetition_keys.pop();
-        self.position.unmake(mv, undo);
+        self.notes.pop();
+        match step {
+            Step::Move(undo) => self.position.unmake(mv, undo),
+            Step::Null(saved) => self.position.unmake_null_counted(saved),
+        }
         self.declared = None;
         Some(mv)
     }
