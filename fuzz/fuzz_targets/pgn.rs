@@ -1,14 +1,15 @@
 //! Arbitrary bytes through the PGN reader.
 //!
 //! The reader never panics or hangs, and every game it yields is sound: its
-//! moves replay from its start to its position (one `Game::play` each), the
+//! moves replay from its start to its position (one `Game::play` each, or
+//! `Game::play_null` for a null move), the
 //! history keys are the positions before it, and the PGN the writer makes
 //! of it reads back to the same start, moves and final position, and writes
 //! the same text again (a fixed point).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quince::Game;
+use quince::{Game, Move};
 use quince::notation::pgn::PgnReader;
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
 
         let mut replay = Game::new(game.start().clone());
         for &mv in game.moves() {
-            replay.play(mv).expect("a read game holds legal moves only");
+            if mv == Move::NULL {
+                replay.play_null().expect("a read null move is allowed");
+            } else {
+                replay.play(mv).expect("a read game holds legal moves only");
+            }
         }
         assert_eq!(replay.position(), game.position());
         assert_eq!(replay.history_keys(), game.history_keys());

@@ -85,6 +85,9 @@ impl Game {
     /// The reader's comment: after the last move, or before the first when
     /// no move has been played.
     pub(crate) fn append_comment(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
         match self.notes.last_mut() {
             Some(notes) => append(&mut notes.comment, text),
             None => append(&mut self.comment, text),

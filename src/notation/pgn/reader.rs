@@ -91,6 +91,7 @@ impl<R: BufRead> Iterator for PgnReader<R> {
                 (None, Token::Eof) => return None,
                 // A stray `)` or NAG between games starts none.
                 (None, Token::Close | Token::Nag(_)) => continue,
+                (None, Token::Comment(text)) if text.is_empty() => continue,
                 (None, Token::Comment(text)) => {
                     match &mut self.pending_comment {
                         Some(pending) => {

@@ -111,7 +111,7 @@ fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> 
         Ok(())
     };
     let mut renumber = false;
-    if let Some(text) = game.comment() {
+    if let Some(text) = game.comment().filter(|t| !t.is_empty()) {
         for token in comment_tokens(text) {
             put(out, &token)?;
         }
@@ -133,7 +133,7 @@ fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> 
             put(out, &format!("${nag}"))?;
         }
         renumber = false;
-        if let Some(text) = game.move_comment(ply) {
+        if let Some(text) = game.move_comment(ply).filter(|t| !t.is_empty()) {
             for token in comment_tokens(text) {
                 put(out, &token)?;
             }
