@@ -28,15 +28,19 @@ pub const PER_OCCUPANCY: usize = 12;
 /// Groups in [`grouped_inputs`]: about [`INPUTS`] lookups per pass.
 pub const GROUPS: usize = INPUTS / PER_OCCUPANCY;
 
-/// The fixed input set: `INPUTS` squares and occupancies.
-pub fn inputs() -> Vec<(Square, Bitboard)> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
+/// A xorshift generator from `seed`: the same numbers on every run.
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+/// The fixed input set: `INPUTS` squares and occupancies.
+pub fn inputs() -> Vec<(Square, Bitboard)> {
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     (0..INPUTS)
         .map(|_| {
             let square = Square::new((next() % 64) as u8);
@@ -56,13 +60,7 @@ pub fn inputs() -> Vec<(Square, Bitboard)> {
 /// with a new occupancy for each lookup it cannot. The atlas times both,
 /// so the reference's figures compare like with like.
 pub fn grouped_inputs() -> Vec<Group> {
-    let mut state = 0xD1B5_4A32_D192_ED03u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0xD1B5_4A32_D192_ED03);
     (0..GROUPS)
         .map(|_| {
             let squares = core::array::from_fn(|_| Square::new((next() % 64) as u8));

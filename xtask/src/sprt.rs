@@ -85,13 +85,7 @@ pub fn run(args: &[String]) -> Result<bool> {
         Count::Pairs(p) => (sprt_llr(p, elo0, elo1), elo_estimate(p)),
         Count::Games(w) => (sprt_llr_trinomial(w, elo0, elo1), elo_estimate_trinomial(w)),
     };
-    let verdict = if llr >= upper {
-        "H1"
-    } else if llr <= lower {
-        "H0"
-    } else {
-        "open"
-    };
+    let verdict = bounds.verdict(llr).as_str();
     println!(
         "{}",
         json!({

@@ -112,9 +112,7 @@ fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> 
     };
     let mut renumber = false;
     if let Some(text) = game.comment().filter(|t| !t.is_empty()) {
-        for token in comment_tokens(text) {
-            put(out, &token)?;
-        }
+        put(out, &comment_token(text))?;
         renumber = true;
     }
     let mut pos = game.start().clone();
@@ -134,9 +132,7 @@ fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> 
         }
         renumber = false;
         if let Some(text) = game.move_comment(ply).filter(|t| !t.is_empty()) {
-            for token in comment_tokens(text) {
-                put(out, &token)?;
-            }
+            put(out, &comment_token(text))?;
             renumber = true;
         }
         if mv == Move::NULL {
@@ -154,6 +150,6 @@ fn write_movetext<W: Write + ?Sized>(game: &Game, out: &mut W, result: &str) -> 
 /// back must be the comment written; a `}` inside it (which would end it
 /// early) is written as `)`. A long comment makes a line longer than
 /// [`COLUMNS`].
-fn comment_tokens(text: &str) -> Vec<String> {
-    vec![format!("{{{}}}", text.replace('}', ")"))]
+fn comment_token(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
 }

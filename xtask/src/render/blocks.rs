@@ -241,7 +241,7 @@ fn strip_code_and_links(line: &str) -> String {
 
 /// Units that make an integer a figure (a duration, a size, a count of
 /// what a run measured).
-const UNITS: [&str; 22] = [
+const UNITS: [&str; 21] = [
     "games",
     "game",
     "minutes",
@@ -263,7 +263,6 @@ const UNITS: [&str; 22] = [
     "plies",
     "pairs",
     "instructions",
-    "Mnodes",
 ];
 
 /// The first typed figure in a line of prose, if any.

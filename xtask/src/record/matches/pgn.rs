@@ -52,24 +52,52 @@ fn tag<'a>(line: &'a str, name: &str) -> Option<&'a str> {
 /// result, or in which neither player has one of those names, is an
 /// error naming it.
 pub fn recount(text: &str, a_names: &[&str]) -> Result<[u32; 3]> {
-    let is_a = |name: &Option<String>| name.as_deref().is_some_and(|n| a_names.contains(&n));
     let mut wdl = [0u32; 3];
     let mut games = 0usize;
-    let (mut white, mut black, mut result): (Option<String>, Option<String>, Option<String>) =
-        (None, None, None);
-    let mut finish = |white: &mut Option<String>,
-                      black: &mut Option<String>,
-                      result: &mut Option<String>,
-                      games: &mut usize|
-     -> Result<()> {
+    let mut game = GameTags::default();
+    for line in text.lines() {
+        if tag(line, "Event").is_some() {
+            game.count(&mut games, a_names, &mut wdl)?;
+        }
+        if let Some(v) = tag(line, "White") {
+            game.white = Some(v.to_string());
+        } else if let Some(v) = tag(line, "Black") {
+            game.black = Some(v.to_string());
+        } else if let Some(v) = tag(line, "Result") {
+            game.result = Some(v.to_string());
+        }
+    }
+    game.count(&mut games, a_names, &mut wdl)?;
+    Ok(wdl)
+}
+
+/// The tags [`recount`] reads of the game being read.
+#[derive(Default)]
+struct GameTags {
+    white: Option<String>,
+    black: Option<String>,
+    result: Option<String>,
+}
+
+impl GameTags {
+    /// Adds the game read so far (if any tag of it was) to `wdl`, the
+    /// first engine's wins, draws and losses, as game `games + 1`, and
+    /// starts the next.
+    fn count(&mut self, games: &mut usize, a_names: &[&str], wdl: &mut [u32; 3]) -> Result<()> {
+        let GameTags {
+            white,
+            black,
+            result,
+        } = std::mem::take(self);
         if white.is_none() && black.is_none() && result.is_none() {
             return Ok(());
         }
         *games += 1;
         let n = *games;
-        let a_white = if is_a(white) && !is_a(black) {
+        let is_a = |name: &Option<String>| name.as_deref().is_some_and(|n| a_names.contains(&n));
+        let a_white = if is_a(&white) && !is_a(&black) {
             true
-        } else if is_a(black) && !is_a(white) {
+        } else if is_a(&black) && !is_a(&white) {
             false
         } else {
             return Err(format!(
@@ -89,25 +117,8 @@ pub fn recount(text: &str, a_names: &[&str]) -> Result<[u32; 3]> {
             2 - points_white
         };
         wdl[2 - points_a] += 1;
-        *white = None;
-        *black = None;
-        *result = None;
         Ok(())
-    };
-    for line in text.lines() {
-        if tag(line, "Event").is_some() {
-            finish(&mut white, &mut black, &mut result, &mut games)?;
-        }
-        if let Some(v) = tag(line, "White") {
-            white = Some(v.to_string());
-        } else if let Some(v) = tag(line, "Black") {
-            black = Some(v.to_string());
-        } else if let Some(v) = tag(line, "Result") {
-            result = Some(v.to_string());
-        }
     }
-    finish(&mut white, &mut black, &mut result, &mut games)?;
-    Ok(wdl)
 }
 
 #[cfg(test)]

@@ -109,6 +109,20 @@ impl Verdict {
     }
 }
 
+impl SprtBounds {
+    /// The verdict an LLR reaches between these bounds.
+    pub fn verdict(&self, llr: f64) -> Verdict {
+        let (lower, upper) = self.llr_bounds();
+        if llr >= upper {
+            Verdict::H1
+        } else if llr <= lower {
+            Verdict::H0
+        } else {
+            Verdict::Open
+        }
+    }
+}
+
 /// The figures of a tally.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
@@ -145,16 +159,6 @@ impl Stats {
         } else {
             None
         };
-        let decide = |llr: f64, s: &SprtBounds| {
-            let (lower, upper) = s.llr_bounds();
-            if llr >= upper {
-                Verdict::H1
-            } else if llr <= lower {
-                Verdict::H0
-            } else {
-                Verdict::Open
-            }
-        };
         let (llr, verdict, approximate_verdict) = match sprt {
             Some(s) => {
                 let llr = if per_game {
@@ -163,8 +167,8 @@ impl Stats {
                     sprt_llr(tally.ptnml, s.elo0, s.elo1)
                 };
                 let pairs = (!per_game).then_some(tally.ptnml);
-                let verdict = decide(llr, s);
-                let approximate = decide(approximate_llr(pairs, tally.wdl, s.elo0, s.elo1), s);
+                let verdict = s.verdict(llr);
+                let approximate = s.verdict(approximate_llr(pairs, tally.wdl, s.elo0, s.elo1));
                 (
                     Some(llr),
                     Some(verdict),
