@@ -110,12 +110,15 @@ pub fn render(chart: &HistoryChart) -> Result<String> {
 
         if let Some((base, gate)) = chart.baseline {
             let limit = base * (1.0 + gate / 100.0);
-            for (y, colour, text) in [
-                (base, BASE, format!("CI baseline {base:.3}")),
+            // The baseline's label under its line, the gate's above its
+            // own: a few percent apart, the two would overlap otherwise.
+            for (y, colour, text, side) in [
+                (base, BASE, format!("CI baseline {base:.3}"), VPos::Top),
                 (
                     limit,
                     GATE,
                     format!("gate +{gate}% ({limit:.3}): CI fails above"),
+                    VPos::Bottom,
                 ),
             ] {
                 cc.draw_series(LineSeries::new(
@@ -129,7 +132,7 @@ pub fn render(chart: &HistoryChart) -> Result<String> {
                     (FONT, 15)
                         .into_font()
                         .color(&colour)
-                        .pos(Pos::new(HPos::Left, VPos::Bottom)),
+                        .pos(Pos::new(HPos::Left, side)),
                 )))
                 .map_err(err)?;
             }
