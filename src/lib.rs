@@ -143,6 +143,8 @@ pub mod position;
 pub mod serde_text;
 pub mod sliders;
 pub mod suite;
+#[cfg(feature = "syzygy")]
+pub mod syzygy;
 pub mod tables;
 pub mod types;
 

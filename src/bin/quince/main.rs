@@ -15,6 +15,7 @@ mod pgn_cmd;
 mod progress;
 mod split_cmd;
 mod suite_cmd;
+mod syzygy_cmd;
 mod uci_cmd;
 mod work_resume;
 
@@ -59,6 +60,8 @@ enum Command {
     /// Lab: time one sliding-attack technique's queen lookups in isolation.
     #[command(long_about = lookups_cmd::LONG_ABOUT)]
     Lookups(lookups_cmd::LookupsArgs),
+    /// Probe Syzygy endgame tablebases: WDL and DTZ of positions given as FEN.
+    Syzygy(syzygy_cmd::SyzygyArgs),
 }
 
 #[derive(Args)]
@@ -260,6 +263,7 @@ fn main() -> ExitCode {
         Some(Command::Pgn(args)) => pgn_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),
         Some(Command::Lookups(args)) => lookups_cmd::run(&args),
+        Some(Command::Syzygy(args)) => syzygy_cmd::run(&args),
         // GUIs start engines without arguments.
         Some(Command::Uci) | None => Ok(uci_cmd::run()),
     };
