@@ -16,6 +16,8 @@ impl Searcher<'_> {
                 self.limits.search_moves.is_empty() || self.limits.search_moves.contains(mv)
             })
             .collect();
+        #[cfg(feature = "syzygy")]
+        let allowed = self.tablebase_root(allowed);
         let tt_move = self
             .tt
             .probe(self.pos.key(), 0)
@@ -36,6 +38,29 @@ impl Searcher<'_> {
                 nodes: 0,
             })
             .collect();
+    }
+
+    /// With tablebases: the root moves DTZ ranks best when the root is in
+    /// the tables (and no probes below it), else every allowed move and
+    /// probes below the root (see `tablebase`). With MultiPV above 1 every
+    /// move stays, for the analysis to show.
+    #[cfg(feature = "syzygy")]
+    fn tablebase_root(&mut self, allowed: Vec<Move>) -> Vec<Move> {
+        let Some(tablebase) = &self.limits.tablebase else {
+            return allowed;
+        };
+        self.tb_cardinality = tablebase.cardinality();
+        if self.limits.multi_pv > 1 || self.pos.occupied().len() as usize > self.tb_cardinality {
+            return allowed;
+        }
+        match tablebase.rank_root(&self.pos, &allowed) {
+            Some((kept, score)) => {
+                self.tb_cardinality = 0;
+                self.tb_root_score = Some(score);
+                kept
+            }
+            None => allowed,
+        }
     }
 
     /// Iterative deepening: depth 1, 2, ... until a limit says stop.
@@ -249,6 +274,11 @@ impl Searcher<'_> {
         if score == -INFINITY {
             return;
         }
+        // DTZ ranked the moves: the table's verdict, unless a mate was found.
+        let score = match self.tb_root_score {
+            Some(tb) if !is_mate(score) => tb,
+            _ => score,
+        };
         let line = Report {
             depth,
             seldepth: rm.seldepth.max(1),
@@ -259,6 +289,7 @@ impl Searcher<'_> {
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),
+            tb_hits: self.tb_hits(),
         };
         (self.report)(&line);
     }

@@ -51,6 +51,9 @@ pub struct Limits {
     pub multi_pv: usize,
     /// Milliseconds to keep in reserve per move for GUI and pipe latency.
     pub move_overhead: u64,
+    /// Syzygy tablebases to probe (`None`: none).
+    #[cfg(feature = "syzygy")]
+    pub tablebase: Option<super::tablebase::TablebaseUse>,
 }
 
 impl Limits {
@@ -70,6 +73,8 @@ impl Limits {
         search_moves: Vec::new(),
         multi_pv: 1,
         move_overhead: 0,
+        #[cfg(feature = "syzygy")]
+        tablebase: None,
     };
 
     /// Search to `plies` plies (at least 1): deterministic, the same answer

@@ -42,6 +42,8 @@ mod quiescence;
 pub mod score;
 pub mod see;
 mod smp;
+#[cfg(feature = "syzygy")]
+pub mod tablebase;
 pub mod tt;
 pub mod wdl;
 
@@ -88,6 +90,9 @@ pub struct Report {
     pub hashfull: u32,
     /// The principal variation, starting with this line's root move.
     pub pv: Vec<Move>,
+    /// Tablebase probes that answered, all threads together (0 without
+    /// tablebases).
+    pub tb_hits: u64,
 }
 
 /// The result of a search (the protocol's view; [`best_move`] gives the
@@ -147,6 +152,10 @@ pub fn search_threads(
     report: &mut dyn FnMut(&Report),
 ) -> Outcome {
     tt.new_search();
+    #[cfg(feature = "syzygy")]
+    if let Some(tablebase) = &limits.tablebase {
+        tablebase.reset_hits();
+    }
     if threads > 1 {
         return smp::search_on_threads(pos, history, tt, limits, signals, threads, report);
     }
@@ -197,6 +206,12 @@ struct Searcher<'a> {
     /// leaves out (`Move::NULL` otherwise).
     excluded: [Move; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
+    /// Probe tables below the root for positions with at most this many
+    /// pieces (0: no probes; see `tablebase`).
+    tb_cardinality: usize,
+    /// The score to report when DTZ ranked the root moves and the search
+    /// found no mate.
+    tb_root_score: Option<Score>,
     lmr: Box<[[u8; 64]; 64]>,
     /// `move_scores[ply][singular]`: the ordering scores of the moves at
     /// `ply`, kept here rather than as a zeroed 1 KiB array in every node's
@@ -247,6 +262,8 @@ impl<'a> Searcher<'a> {
             evals: [0; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             root_moves: Vec::new(),
+            tb_cardinality: 0,
+            tb_root_score: None,
             lmr: reduction_table(),
             move_scores: Box::new([[[0; 256]; 2]; MAX_PLY + 1]),
             #[cfg(not(feature = "hce"))]
@@ -319,6 +336,15 @@ impl<'a> Searcher<'a> {
         {
             self.stopped = true;
         }
+    }
+
+    /// Tablebase probes that answered so far, all threads together.
+    fn tb_hits(&self) -> u64 {
+        #[cfg(feature = "syzygy")]
+        if let Some(tablebase) = &self.limits.tablebase {
+            return tablebase.hits();
+        }
+        0
     }
 
     /// Nodes searched by every thread so far: this one's, plus the

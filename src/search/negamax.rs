@@ -56,6 +56,12 @@ impl Searcher<'_> {
         {
             return e.score;
         }
+        #[cfg(feature = "syzygy")]
+        if excluded == Move::NULL
+            && let Some(score) = self.probe_tablebase(ply, depth, alpha, beta)
+        {
+            return score;
+        }
         // Internal iterative reduction: without a hash move this node was
         // never searched deeply, so ordering is poor and a full-depth search
         // is mostly wasted; a shallower one finds a hash move for next time.

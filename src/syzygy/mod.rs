@@ -30,6 +30,7 @@ mod pairs;
 mod probe;
 mod table;
 
+pub use index::MAX_PIECES;
 use material::Material;
 use std::collections::HashMap;
 use std::fmt;

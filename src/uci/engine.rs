@@ -82,6 +82,9 @@ pub struct Engine {
     node_cap: Option<u64>,
     /// `OwnBook` and `BookFile`, and the book.
     book: OwnBook,
+    /// `SyzygyPath` and the other Syzygy options, and the tables.
+    #[cfg(feature = "syzygy")]
+    syzygy: super::syzygy::SyzygyOptions,
 }
 
 impl Engine {
@@ -119,6 +122,8 @@ impl Engine {
             search: None,
             node_cap: None,
             book: OwnBook::default(),
+            #[cfg(feature = "syzygy")]
+            syzygy: Default::default(),
         }
     }
 
@@ -214,6 +219,8 @@ impl Engine {
         self.say("option name Ponder type check default false");
         self.say("option name UCI_ShowWDL type check default false");
         self.book.announce(&self.out);
+        #[cfg(feature = "syzygy")]
+        self.syzygy.announce(&self.out);
         // A tuning build offers the search's constants too (tools/spsa.py).
         if cfg!(feature = "tune") {
             for p in search::params::PARAMS {
@@ -323,6 +330,8 @@ impl Engine {
                 None => self.error(&format!("UCI_ShowWDL must be true or false, got '{value}'")),
             },
             "ownbook" | "bookfile" => self.book.set_option(name, value, &self.out),
+            #[cfg(feature = "syzygy")]
+            lower if self.syzygy.set_option(lower, value, &self.out) => {}
             "" => self.error("setoption needs 'name <option> [value <value>]'"),
             _ if cfg!(feature = "tune")
                 && search::params::PARAMS
@@ -477,6 +486,8 @@ impl Engine {
             search_moves,
             multi_pv: self.options.multi_pv,
             move_overhead: self.options.move_overhead,
+            #[cfg(feature = "syzygy")]
+            tablebase: self.syzygy.for_search(),
         }
     }
 

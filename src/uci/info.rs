@@ -62,6 +62,9 @@ pub fn report_text(root: &Position, report: &Report, show_wdl: bool) -> String {
         report.hashfull,
         millis
     );
+    if report.tb_hits > 0 {
+        text.push_str(&format!(" tbhits {}", report.tb_hits));
+    }
     let pv = line_text(root, &report.pv);
     if !pv.is_empty() {
         text.push_str(" pv ");

@@ -6,6 +6,7 @@
 //! * [`info`]: `info` and `bestmove` lines.
 //! * `book`: the `OwnBook` and `BookFile` options (Polyglot books).
 //! * `perft`: `go perft N`, stoppable, on the worker thread.
+//! * `syzygy`: `SyzygyPath` and the other tablebase options.
 //! * this module: the I/O loop. Input is read on a separate thread as raw
 //!   bytes (decoded lossily, so garbage bytes cannot stop it), line breaks
 //!   `\n` or `\r\n`, lines longer than [`MAX_LINE`] refused; the main thread
@@ -17,6 +18,8 @@ pub mod command;
 pub mod engine;
 pub mod info;
 mod perft;
+#[cfg(feature = "syzygy")]
+mod syzygy;
 
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
