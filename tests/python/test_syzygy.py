@@ -112,7 +112,16 @@ def place(rng, board, pieces, colour, reserved):
 
 def acceptable(board):
     kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
-    return chess.square_distance(*kings) > 1 and board.is_valid()
+    return (chess.square_distance(*kings) > 1 and board.is_valid()
+            and not impossible_double_check(board))
+
+
+def impossible_double_check(board):
+    """Two checking pawns or knights: no single move creates that, so
+    Quince's FEN reader refuses it (python-chess's is_valid() lets it pass)."""
+    checkers = board.checkers()
+    return len(checkers) == 2 and all(
+        board.piece_type_at(square) in (chess.PAWN, chess.KNIGHT) for square in checkers)
 
 
 def random_position(rng, table):
