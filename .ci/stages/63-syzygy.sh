@@ -6,6 +6,7 @@
 #   makes the tables compulsory here (without it the test only notes that
 #   it skipped). Its committed fixture, tests/data/syzygy/probes.jsonl, holds
 #   python-chess's WDL and DTZ for 40 positions per table.
+# * tests/python/test_syzygy_uci.py: the Syzygy options as a GUI meets them.
 # * tests/python/test_syzygy.py generates random positions per table (either
 #   colour holding either side, e.p. positions where both sides have pawns),
 #   pipes them all through one `quince syzygy --path DIR --json` and compares
@@ -23,3 +24,4 @@ bash tools/syzygy-test-tables.sh
 cargo build --release
 QUINCE_SYZYGY_TABLES=tests/data/syzygy/regular QUINCE_REQUIRE_SYZYGY=1 cargo test --release --test syzygy
 QUINCE=target/release/quince python3 tests/python/test_syzygy.py --positions 8000
+QUINCE=target/release/quince python3 tests/python/test_syzygy_uci.py
