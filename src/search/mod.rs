@@ -208,6 +208,7 @@ struct Searcher<'a> {
     root_moves: Vec<RootMove>,
     /// Probe tables below the root for positions with at most this many
     /// pieces (0: no probes; see `tablebase`).
+    #[cfg(feature = "syzygy")]
     tb_cardinality: usize,
     /// The score to report when DTZ ranked the root moves and the search
     /// found no mate.
@@ -262,6 +263,7 @@ impl<'a> Searcher<'a> {
             evals: [0; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             root_moves: Vec::new(),
+            #[cfg(feature = "syzygy")]
             tb_cardinality: 0,
             tb_root_score: None,
             lmr: reduction_table(),

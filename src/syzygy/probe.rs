@@ -183,7 +183,7 @@ impl Tablebase {
         let take = if value < -100 {
             capture >= 0
         } else if value < 0 {
-            capture >= 0 || capture < -100
+            !(-100..0).contains(&capture)
         } else if value > 100 {
             capture > 0
         } else if value > 0 {
