@@ -16,6 +16,7 @@
 //! cargo run -p xtask -- units --quince BIN      # the record of a finished work-unit run (perft(11))
 //! cargo run -p xtask -- dataset data/s8.qdg ...  # the record of a self-play data set
 //! cargo run -p xtask -- sprt --elo0 0 --elo1 5 --ptnml 1,5,20,10,4  # the exact SPRT of one count
+//! cargo run -p xtask -- syzygy                   # Syzygy probes per second on this host
 //! ```
 
 mod atlas;
@@ -29,6 +30,7 @@ mod render;
 mod report;
 mod scale;
 mod sprt;
+mod syzygy;
 mod track;
 mod units;
 mod util;
@@ -47,7 +49,8 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- history [--commits N] [--render]   (perft-track's workload over the last N src/ commits)
   cargo run -p xtask -- units [DIR] --quince BIN [--assume THREADS,MB] [--elsewhere THREADS,MB=LSCPU]   (the record of a finished work-unit run: tools/perft11.sh)
   cargo run -p xtask -- dataset data/SET.qdg --commit REV --evaluation TEXT --command TEXT   (the record of a self-play data set)
-  cargo run -p xtask -- sprt --elo0 E0 --elo1 E1 (--ptnml A,B,C,D,E | --wdl W,D,L)   (the exact SPRT of one count, as JSON)";
+  cargo run -p xtask -- sprt --elo0 E0 --elo1 E1 (--ptnml A,B,C,D,E | --wdl W,D,L)   (the exact SPRT of one count, as JSON)
+  cargo run -p xtask -- syzygy [--rounds N] [--repeat R]   (Syzygy WDL and DTZ probes per second on this host)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Some("units") => units::run(&args[1..]),
         Some("dataset") => dataset::run(&args[1..]),
         Some("sprt") => sprt::run(&args[1..]),
+        Some("syzygy") => syzygy::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(true)

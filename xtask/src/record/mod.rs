@@ -8,6 +8,7 @@
 
 pub mod datasets;
 pub mod matches;
+pub mod syzygy;
 pub mod v1;
 
 use std::collections::BTreeMap;
@@ -219,6 +220,8 @@ pub struct Records {
     pub datasets: Vec<(String, datasets::DatasetRecord)>,
     /// Atlas records (`atlas-*.json`) with their file names, oldest first.
     pub atlas: Vec<(String, crate::atlas::AtlasRecord)>,
+    /// Syzygy probing records (`syzygy-*.json`), oldest first.
+    pub syzygy: Vec<(String, syzygy::SyzygyRecord)>,
 }
 
 impl Records {
@@ -297,5 +300,6 @@ pub fn load_from(dir: &Path) -> Result<Records> {
         v1: v1::load(&dir.join("v1"))?,
         datasets: sets,
         atlas: crate::atlas::load_from(dir)?,
+        syzygy: syzygy::load_from(dir)?,
     })
 }

@@ -16,6 +16,7 @@ mod lab;
 pub mod matches;
 mod peers;
 mod sliders;
+mod syzygy;
 
 use std::path::PathBuf;
 
@@ -137,6 +138,9 @@ fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<Str
         return out;
     }
     if let Some(out) = datasets::block(name, args, &records.datasets, page) {
+        return out;
+    }
+    if let Some(out) = syzygy::block(name, &records.syzygy, page) {
         return out;
     }
     Err(format!("no block named '{name}'"))
