@@ -63,6 +63,11 @@ reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
                        the same built with clang's vectorisers off
                        (CXX=tools/clang-no-vectorize.sh for build.sh);
                        its figures stand beside Quince's grouped rates
+  --reference-repeat N run only the reference(s) given, N times each, and
+                       write reports/data/reference-<cpu>-<date>.json: the
+                       page quotes the median and range of every run of
+                       the same binary on the CPU model (one run moves by
+                       about a tenth)
   --no-generator       skip the in-generator view (a quick isolated run)
   --no-callgrind       skip the instruction counts
   --allow-dirty        measure the working tree as it is (the record is
@@ -99,6 +104,7 @@ struct Options {
     techniques: Option<Vec<String>>,
     reference: Option<PathBuf>,
     reference_scalar: Option<PathBuf>,
+    reference_repeat: Option<usize>,
     generator: bool,
     callgrind: bool,
     allow_dirty: bool,
@@ -110,6 +116,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         techniques: None,
         reference: None,
         reference_scalar: None,
+        reference_repeat: None,
         generator: true,
         callgrind: true,
         allow_dirty: false,
@@ -135,6 +142,9 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
                     o.reference_scalar = Some(p);
                 }
             }
+            "--reference-repeat" => {
+                o.reference_repeat = Some(positive("--reference-repeat", it.next())?)
+            }
             "--no-generator" => o.generator = false,
             "--no-callgrind" => o.callgrind = false,
             "--allow-dirty" => o.allow_dirty = true,
@@ -144,6 +154,9 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
             }
             other => return Err(format!("atlas: unknown option '{other}' (see --help)")),
         }
+    }
+    if o.reference_repeat.is_some() && o.reference.is_none() && o.reference_scalar.is_none() {
+        return Err("--reference-repeat needs --reference and/or --reference-scalar".into());
     }
     Ok(Some(o))
 }
@@ -269,6 +282,25 @@ pub fn run(args: &[String]) -> Result<bool> {
     let Some(o) = parse(args)? else {
         return Ok(true);
     };
+    if let Some(runs) = o.reference_repeat {
+        let path = reference::repeat(
+            o.reference.as_deref(),
+            o.reference_scalar.as_deref(),
+            runs,
+            &data_dir(),
+        )?;
+        println!(
+            "record written to {}",
+            path.strip_prefix(root()).unwrap_or(&path).display()
+        );
+        for p in crate::render::render()? {
+            println!(
+                "rendered {}",
+                p.strip_prefix(root()).unwrap_or(&p).display()
+            );
+        }
+        return Ok(true);
+    }
     let record = measure(&o)?;
     let dir = data_dir();
     let path = dir.join(record.file_name());

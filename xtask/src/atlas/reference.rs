@@ -169,4 +169,190 @@ mod tests {
         assert_eq!(rates["Kogge-Stone"], 783.932888);
         assert_eq!(rates["Hyperbola Quintessence o^(o-2r)"], 596.620467);
     }
+
+    fn run_of(sha: &str, rate: f64) -> ReferenceRun {
+        ReferenceRun {
+            program: "movegen_compare".into(),
+            sha256: sha.into(),
+            output: String::new(),
+            seconds: 1.0,
+            mqueens_per_s: BTreeMap::from([("Kogge-Stone".to_string(), rate)]),
+            same_technique: BTreeMap::from([(
+                "kogge-stone".to_string(),
+                "Kogge-Stone".to_string(),
+            )]),
+        }
+    }
+
+    #[test]
+    fn pooled_runs_give_the_median_and_range_of_one_binary() {
+        let runs = [
+            run_of("a", 100.0),
+            run_of("a", 90.0),
+            run_of("b", 10.0),
+            run_of("a", 120.0),
+        ];
+        let p = pooled(&runs, "kogge-stone").unwrap();
+        assert_eq!(
+            (p.row.as_str(), p.median, p.lo, p.hi, p.runs),
+            ("Kogge-Stone", 100.0, 90.0, 120.0, 3)
+        );
+        assert!(pooled(&runs, "hq").is_none());
+        assert!(pooled(&[], "kogge-stone").is_none());
+        assert_eq!(
+            slug("AMD Zen 5 (family 26 model 2)"),
+            "amd-zen-5-family-26-model-2"
+        );
+    }
+}
+
+/// Repeated runs of the reference on one CPU (`atlas --reference-repeat
+/// N`), `reports/data/reference-<cpu>-<date>.json`: one run per atlas
+/// record moves by about a tenth between runs, too much to call a gap of
+/// that size; the atlas page pools every run of the same binary on the
+/// same CPU model and quotes their median and range.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct ReferenceRecord {
+    /// Always `"reference"`.
+    pub kind: String,
+    pub format_version: u32,
+    pub date_utc: String,
+    pub host: crate::measure::host::Host,
+    /// The CPU model, as the atlas names it.
+    pub cpu: String,
+    /// The default build's runs and the scalar build's, alternating when
+    /// both were given.
+    pub runs: Vec<ReferenceRun>,
+    pub scalar_runs: Vec<ReferenceRun>,
+    pub run_seconds: f64,
+}
+
+pub const REFERENCE_KIND: &str = "reference";
+pub const REFERENCE_FORMAT_VERSION: u32 = 1;
+
+impl ReferenceRecord {
+    pub fn file_name(&self) -> String {
+        format!(
+            "reference-{}-{}.json",
+            slug(&self.cpu),
+            &self.date_utc[..10]
+        )
+    }
+}
+
+/// `AMD Zen 5 (family 26 model 2)` as `amd-zen-5-family-26-model-2`.
+pub fn slug(cpu: &str) -> String {
+    cpu.to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Runs the reference `runs` times (each build in turn), writes the
+/// record into `dir` and returns its path.
+pub fn repeat(
+    default: Option<&Path>,
+    scalar: Option<&Path>,
+    runs: usize,
+    dir: &Path,
+) -> Result<std::path::PathBuf> {
+    let started = std::time::Instant::now();
+    let host = crate::measure::host::host();
+    let mut record = ReferenceRecord {
+        kind: REFERENCE_KIND.into(),
+        format_version: REFERENCE_FORMAT_VERSION,
+        date_utc: crate::measure::host::now_utc(),
+        cpu: crate::measure::host::family_name(&host),
+        host,
+        runs: Vec::new(),
+        scalar_runs: Vec::new(),
+        run_seconds: 0.0,
+    };
+    for k in 0..runs {
+        eprintln!("[atlas] reference run {}/{runs}", k + 1);
+        if let Some(bin) = default {
+            record.runs.push(run(bin)?);
+        }
+        if let Some(bin) = scalar {
+            record.scalar_runs.push(run(bin)?);
+        }
+    }
+    record.run_seconds = started.elapsed().as_secs_f64();
+    let path = dir.join(record.file_name());
+    let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Every reference record in `dir`, oldest first.
+pub fn load_from(dir: &Path) -> Result<Vec<(String, ReferenceRecord)>> {
+    let mut out = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for path in entries.flatten().map(|e| e.path()) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !(name.starts_with("reference-") && name.ends_with(".json")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
+        let r: ReferenceRecord = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+        if r.kind != REFERENCE_KIND || r.format_version != REFERENCE_FORMAT_VERSION {
+            return Err(format!(
+                "{name}: kind '{}' format_version {}",
+                r.kind, r.format_version
+            ));
+        }
+        out.push((name, r));
+    }
+    out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+    Ok(out)
+}
+
+/// The reference's figure for one Quince technique over several runs of
+/// one binary: the row's name, the median and the range, and how many
+/// runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pooled {
+    pub row: String,
+    pub median: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub runs: usize,
+}
+
+/// Pools Quince technique `technique`'s counterpart over `runs`, keeping
+/// only the runs of the first run's binary (same SHA-256): a rebuilt
+/// reference is another program.
+pub fn pooled<'a>(
+    runs: impl IntoIterator<Item = &'a ReferenceRun>,
+    technique: &str,
+) -> Option<Pooled> {
+    let mut runs = runs.into_iter().peekable();
+    let sha = runs.peek()?.sha256.clone();
+    let mut row = None;
+    let mut values = Vec::new();
+    for run in runs.filter(|r| r.sha256 == sha) {
+        let Some(name) = run.same_technique.get(technique) else {
+            continue;
+        };
+        if let Some(&v) = run.mqueens_per_s.get(name) {
+            row.get_or_insert_with(|| name.clone());
+            values.push(v);
+        }
+    }
+    let row = row?;
+    values.sort_by(f64::total_cmp);
+    Some(Pooled {
+        row,
+        median: crate::measure::stats::median(&values),
+        lo: values[0],
+        hi: values[values.len() - 1],
+        runs: values.len(),
+    })
 }

@@ -220,6 +220,8 @@ pub struct Records {
     pub datasets: Vec<(String, datasets::DatasetRecord)>,
     /// Atlas records (`atlas-*.json`) with their file names, oldest first.
     pub atlas: Vec<(String, crate::atlas::AtlasRecord)>,
+    /// Repeated reference runs (`reference-*.json`), oldest first.
+    pub atlas_reference: Vec<(String, crate::atlas::reference::ReferenceRecord)>,
     /// Syzygy probing records (`syzygy-*.json`), oldest first.
     pub syzygy: Vec<(String, syzygy::SyzygyRecord)>,
 }
@@ -300,6 +302,7 @@ pub fn load_from(dir: &Path) -> Result<Records> {
         v1: v1::load(&dir.join("v1"))?,
         datasets: sets,
         atlas: crate::atlas::load_from(dir)?,
+        atlas_reference: crate::atlas::reference::load_from(dir)?,
         syzygy: syzygy::load_from(dir)?,
     })
 }

@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 
 use super::format::{capitalise, coverage_note, human_bytes, ratio_text, record_link};
 use crate::atlas::AtlasRecord;
+use crate::atlas::reference::{Pooled, ReferenceRecord, ReferenceRun, pooled};
 use crate::measure::host::family_name;
 use crate::measure::stats::{Interval, tiers};
 use crate::measure::{Ratio, Timings};
@@ -167,7 +168,13 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
             let (file, r) = cpus
                 .get(index.wrapping_sub(1))
                 .ok_or_else(|| format!("atlas.detail {index}: no such CPU in the atlas"))?;
-            detail_block(file, r, page)
+            let repeats: Vec<&ReferenceRecord> = records
+                .atlas_reference
+                .iter()
+                .map(|(_, x)| x)
+                .filter(|x| x.cpu == r.cpu)
+                .collect();
+            detail_block(file, r, &repeats, page)
         })(),
         _ => return None,
     })
@@ -357,18 +364,25 @@ fn best_block(cpus: &[(&str, &AtlasRecord)]) -> String {
     s
 }
 
-/// The reference's figure for Quince's technique `n` in `run`, with its
-/// row name.
+/// The reference's figure for Quince's technique `n`: the atlas record's
+/// own run and every repeated run of the same binary on this CPU model,
+/// pooled (median and range).
 fn reference_rate<'a>(
-    run: Option<&'a crate::atlas::reference::ReferenceRun>,
+    own: Option<&'a ReferenceRun>,
+    repeated: impl Iterator<Item = &'a ReferenceRun>,
     n: &str,
-) -> Option<(&'a str, f64)> {
-    let run = run?;
-    let row = run.same_technique.get(n)?;
-    Some((row.as_str(), *run.mqueens_per_s.get(row)?))
+) -> Option<Pooled> {
+    pooled(own.into_iter().chain(repeated), n)
 }
 
-fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
+fn detail_block(
+    file: &str,
+    r: &AtlasRecord,
+    repeats: &[&ReferenceRecord],
+    page: &str,
+) -> Result<String> {
+    let default_runs = || repeats.iter().flat_map(|x| x.runs.iter());
+    let scalar_runs = || repeats.iter().flat_map(|x| x.scalar_runs.iter());
     let names = names(r);
     let (rates, rank) = isolated(r);
     let (_, ranked_mode) = ranked_rates(r);
@@ -432,9 +446,29 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
             .and_then(|f| f.instructions_per_lookup)
             .map_or("-".into(), |v| format!("{v:.1}"));
         let rate = &rates[n.as_str()];
-        let against = |ours: Option<f64>, theirs: Option<(&str, f64)>| match (ours, theirs) {
-            (Some(q), Some((row, v))) => (format!("{v:.0} ({row})"), format!("{:.2}x", q / v)),
+        let against = |ours: Option<f64>, theirs: &Option<Pooled>| match (ours, theirs) {
+            (Some(q), Some(p)) if p.runs > 1 => (
+                format!("{:.0} [{:.0}-{:.0}] ({})", p.median, p.lo, p.hi, p.row),
+                format!("{:.2}x", q / p.median),
+            ),
+            (Some(q), Some(p)) => (
+                format!("{:.0} ({})", p.median, p.row),
+                format!("{:.2}x", q / p.median),
+            ),
             _ => ("-".to_string(), "-".to_string()),
+        };
+        // Quince's ratio against the reference's slowest and fastest run.
+        let spread = |q: f64, p: &Pooled| {
+            if p.runs > 1 {
+                format!(
+                    " ({:.2}-{:.2}x over its {} runs)",
+                    q / p.hi,
+                    q / p.lo,
+                    p.runs
+                )
+            } else {
+                String::new()
+            }
         };
         let view = |g: &Option<Generator>| {
             g.as_ref().and_then(|g| {
@@ -447,31 +481,38 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
             })
         };
         let batch_rate = batch.get(n.as_str()).map(|i| i.median);
-        let (ref_batch, vs_batch) = against(batch_rate, reference_rate(r.reference.as_ref(), n));
+        let default_ref = reference_rate(r.reference.as_ref(), default_runs(), n);
+        let (ref_batch, vs_batch) = against(batch_rate, &default_ref);
         let cell = |i: Option<&Interval>| {
             i.map_or("-".into(), |i| {
                 format!("{:.0} ({:.0}-{:.0})", i.median, i.lo, i.hi)
             })
         };
         if modes {
-            let scalar = reference_rate(r.reference_scalar.as_ref(), n);
+            let scalar = reference_rate(r.reference_scalar.as_ref(), scalar_runs(), n);
             // Like with like: the reference's harness holds an occupancy
             // for twelve lookups, as Quince's grouped mode does, and its
             // scalar build vectorises nothing, as the grouped mode's
             // barrier keeps lookups apart.
             let grouped_rate = grouped.get(n.as_str()).map(|i| i.median);
-            let (ref_scalar, vs_scalar) = against(grouped_rate, scalar);
-            let like = scalar.zip(grouped_rate).map(|((_, v), q)| q / v);
-            let batch_like = reference_rate(r.reference.as_ref(), n)
+            let (ref_scalar, vs_scalar) = against(grouped_rate, &scalar);
+            let like = scalar
+                .as_ref()
+                .zip(grouped_rate)
+                .map(|(p, q)| (q / p.median, spread(q, p)));
+            let batch_like = default_ref
+                .as_ref()
                 .zip(batch_rate)
-                .map(|((_, v), q)| q / v);
-            if like.is_some_and(|x| x < 0.9) || batch_like.is_some_and(|x| x < 0.9) {
+                .map(|(p, q)| (q / p.median, spread(q, p)));
+            if like.as_ref().is_some_and(|x| x.0 < 0.9)
+                || batch_like.as_ref().is_some_and(|x| x.0 < 0.9)
+            {
                 let mut parts = Vec::new();
-                if let Some(x) = like {
-                    parts.push(format!("{x:.2}x grouped"));
+                if let Some((x, range)) = &like {
+                    parts.push(format!("{x:.2}x grouped{range}"));
                 }
-                if let Some(x) = batch_like {
-                    parts.push(format!("{x:.2}x in batch"));
+                if let Some((x, range)) = &batch_like {
+                    parts.push(format!("{x:.2}x in batch{range}"));
                 }
                 behind.push(format!("`{n}` ({})", parts.join(", ")));
             }
@@ -537,8 +578,18 @@ fn detail_block(file: &str, r: &AtlasRecord, page: &str) -> Result<String> {
     match (&r.reference, &r.reference_scalar) {
         (Some(x), scalar) => {
             let mut note = format!(
-                "reference: {}'s own single-threaded figure on this CPU (its own random workload, twelve lookups per occupancy, and cache-pressure simulation), run once; Quince / reference divides the two rates",
-                x.program
+                "reference: {}'s own single-threaded figure on this CPU (its own random workload, twelve lookups per occupancy, and cache-pressure simulation), {}; Quince / reference divides the two rates",
+                x.program,
+                match repeats
+                    .iter()
+                    .map(|x| x.runs.len().max(x.scalar_runs.len()))
+                    .sum::<usize>()
+                {
+                    0 => "run once".to_string(),
+                    n => format!(
+                        "the median of this record's run and {n} more of the same binary on this CPU model (`atlas --reference-repeat`; in square brackets the range of the runs)"
+                    ),
+                }
             );
             if let Some(y) = scalar {
                 write!(
