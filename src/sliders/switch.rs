@@ -104,4 +104,19 @@ impl Slider for Switch {
     fn bishop(square: Square, occupied: Bitboard) -> Bitboard {
         Bitboard(by_square!(bishop_on, square.index(), occupied.0))
     }
+
+    /// One jump for both: the default (rook | bishop) dispatched on the
+    /// square twice, two indirect jumps per queen. Measured on AMD Zen 5
+    /// (three alternating runs): grouped lookups 53 to 109 MQueens/s
+    /// (Chess_Movegen's switch: 76), one at a time 56 to 98; perft, which
+    /// asks for rook and bishop apart, unchanged.
+    #[inline]
+    fn queen(square: Square, occupied: Bitboard) -> Bitboard {
+        Bitboard(by_square!(queen_on, square.index(), occupied.0))
+    }
+}
+
+#[inline(always)]
+fn queen_on<const SQ: usize>(occupied: u64) -> u64 {
+    rook_on::<SQ>(occupied) | bishop_on::<SQ>(occupied)
 }
