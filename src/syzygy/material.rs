@@ -144,7 +144,7 @@ mod tests {
 
     #[test]
     fn a_position_names_its_table() {
-        let position = Position::from_fen("8/8/8/8/8/3k4/8/KQ5r w - - 0 1").unwrap();
+        let position = Position::from_fen("8/8/8/8/3k4/8/8/KQ5r w - - 0 1").unwrap();
         assert_eq!(Material::of(&position).name(), "KQvKR");
         assert_eq!(Material::of(&position).mirrored().name(), "KRvKQ");
     }
