@@ -199,7 +199,7 @@ pub struct Options {
     pub pext: bool,
     /// The u16 PEXT/PDEP tables (212 KiB).
     pub pext_pdep: bool,
-    /// The split-PEXT line tables (19 KiB).
+    /// The split-PEXT line tables (128 KiB).
     pub split_pext: bool,
     /// The SISSY queen table (1 MiB).
     pub sissy: bool,
