@@ -26,11 +26,21 @@ pub fn ray(d: usize, square: usize) -> u64 {
     slider_attacks(square, 0, &[RAY_DIRECTIONS[d]])
 }
 
-/// `RAYS[direction][square]`.
+/// `RAYS[direction][square]`, and the same rays per square and line for
+/// obstruction difference (`OBSTRUCTION_LINES`).
 pub fn tables() -> TokenStream {
     let rows = (0..8).map(|d| array_u64((0..64).map(|s| ray(d, s))));
+    let squares = (0..64).map(|s| {
+        let lines = (0..4).map(|up| array_u64([ray(up, s), ray(up + 4, s)]));
+        quote!(ObstructionLines([#(#lines),*]))
+    });
     quote! {
         #[doc = "Empty-board rays, indexed by `[direction][square]`. Directions 0-3 (north, north-east, east, north-west) point to higher squares, 4-7 are their opposites in the same order (south, south-west, west, south-east)."]
         pub static RAYS: [[u64; 64]; 8] = [#(#rows),*];
+        #[doc = "One square's four lines (file, diagonal, rank, anti-diagonal), each its upper and lower ray: 64 bytes, one cache line."]
+        #[repr(C, align(64))]
+        pub struct ObstructionLines(pub [[u64; 2]; 4]);
+        #[doc = "Obstruction difference's rays by square: `OBSTRUCTION_LINES[square].0[line] = [upper, lower]`, a lookup's rays on one cache line."]
+        pub static OBSTRUCTION_LINES: [ObstructionLines; 64] = [#(#squares),*];
     }
 }
