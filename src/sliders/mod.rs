@@ -7,7 +7,7 @@
 //! | `pext` | `Pext` | BMI2 `PEXT` gathers the relevant occupancy into a dense index (BMI2 targets only) | 843 KiB |
 //! | `pext-emulated` | `PextEmulated` | the PEXT tables, indexed by a software PEXT (a loop over the mask's bits): no BMI2 needed | 843 KiB |
 //! | `pext-pdep` | `PextPdep` | PEXT index into attack sets stored as `u16` on the square's rays, expanded by `PDEP` (BMI2 targets only) | 213 KiB |
-//! | `split-pext` | `SplitPext` | one PEXT per file and diagonal into small per-line tables, ranks by shift (BMI2 targets only) | 19 KiB |
+//! | `split-pext` | `SplitPext` | one PEXT per file and diagonal into per-square 64-entry line tables, ranks by shift (BMI2 targets only) | 128 KiB |
 //! | `sissy` | `Sissy` | SISSY: per square and rank byte, the queen's attacks with only that rank occupied; the AND of eight lookups | 1 MiB |
 //! | `kindergarten-super-sissy` | `KindergartenSuperSissy` | kindergarten multiplies index per-square line tables that need no mask or shift | 129 KiB |
 //! | `classical` | `Classical` | one ray per direction, cut at the first blocker found by a bit scan | 4 KiB |
