@@ -282,7 +282,8 @@ impl Table {
     /// considered).
     pub fn wdl(&self, position: &Position) -> Result<i32, Corrupt> {
         let orientation = self.orientation(position);
-        let (sub, index) = self.locate(position, &orientation, orientation.side)?;
+        let leading = self.leading(position, &orientation)?;
+        let (sub, index) = self.locate(position, &orientation, orientation.side, leading)?;
         Ok(sub.pairs.value(&self.bytes, index, false)? as i32 - 2)
     }
 
@@ -290,10 +291,8 @@ impl Table {
     /// the table stores the other side to move.
     pub fn dtz(&self, position: &Position, wdl: i32) -> Result<Option<i32>, Corrupt> {
         let orientation = self.orientation(position);
-        let file = match self.name.pawns {
-            None => 0,
-            Some(_) => self.leading_file(position, &orientation)?.1,
-        };
+        let leading = self.leading(position, &orientation)?;
+        let file = leading.1;
         let &(flags, maps) = self
             .dtz
             .get(file)
@@ -302,7 +301,7 @@ impl Table {
         if stored != orientation.side && !(self.name.pawns.is_none() && self.name.symmetric) {
             return Ok(None);
         }
-        let (sub, index) = self.locate(position, &orientation, 0)?;
+        let (sub, index) = self.locate(position, &orientation, 0, leading)?;
         let mut value = sub.pairs.value(&self.bytes, index, true)? as usize;
         let class = (wdl + 2) as usize;
         if flags & 0x02 != 0 {
@@ -346,21 +345,33 @@ impl Table {
         Ok((squares, file.min(7 - file)))
     }
 
-    /// The subtable and index of `position`.
+    /// The leading pawns' squares, their file subtable and how many they
+    /// are (no squares, file 0, none for a pawnless table): found once per
+    /// probe, for the DTZ side check and for [`Table::locate`].
+    fn leading(
+        &self,
+        position: &Position,
+        orientation: &Orientation,
+    ) -> Result<([usize; MAX_PIECES], usize, usize), Corrupt> {
+        match self.name.pawns {
+            None => Ok(([0usize; MAX_PIECES], 0, 0)),
+            Some((leading, _)) => {
+                let (squares, file) = self.leading_file(position, orientation)?;
+                Ok((squares, file, leading))
+            }
+        }
+    }
+
+    /// The subtable and index of `position`, its leading pawns placed by
+    /// [`Table::leading`].
     fn locate(
         &self,
         position: &Position,
         orientation: &Orientation,
         side: usize,
+        (mut squares, file, start): ([usize; MAX_PIECES], usize, usize),
     ) -> Result<(&Subtable, u64), Corrupt> {
         let count = self.name.material.pieces();
-        let (mut squares, file, start) = match self.name.pawns {
-            None => ([0usize; MAX_PIECES], 0, 0),
-            Some((leading, _)) => {
-                let (squares, file) = self.leading_file(position, orientation)?;
-                (squares, file, leading)
-            }
-        };
         let sub = self
             .files
             .get(file)
