@@ -134,13 +134,8 @@ pub fn run(args: &[String]) -> Result<bool> {
         rounds: kept,
         run_seconds: started.elapsed().as_secs_f64(),
     };
-    let path = crate::record::data_dir().join(record.file_name());
-    let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    println!("wrote {}", path.display());
-    for page in crate::render::render()? {
-        println!("rendered {}", page.display());
-    }
+    let path = crate::record::write_json(&crate::record::data_dir(), &record.file_name(), &record)?;
+    crate::render::announce(&path)?;
     Ok(true)
 }
 

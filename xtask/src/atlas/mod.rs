@@ -41,7 +41,7 @@ use crate::measure::host::version_line;
 use crate::measure::host::{Checkout, CommitInfo, Host, family_name, host, now_utc, sha256};
 use crate::measure::{self, Contender, Position, Timings};
 use crate::record::data_dir;
-use crate::util::{Result, callgrind, output, positive, root, standard_positions};
+use crate::util::{Result, callgrind, output, positive, standard_positions};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- atlas [OPTIONS]
@@ -233,16 +233,7 @@ pub struct AtlasRecord {
 
 impl AtlasRecord {
     pub fn file_name(&self) -> String {
-        let cpu: String = self
-            .cpu
-            .to_lowercase()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect::<String>()
-            .split('-')
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join("-");
+        let cpu = reference::slug(&self.cpu);
         format!(
             "atlas-{cpu}-{}-{}.json",
             &self.date_utc[..10],
@@ -253,18 +244,8 @@ impl AtlasRecord {
 
 /// Every atlas record in `dir`, with its file name, oldest first.
 pub fn load_from(dir: &Path) -> Result<Vec<(String, AtlasRecord)>> {
-    let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for path in entries.flatten().map(|e| e.path()) {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !(name.starts_with("atlas-") && name.ends_with(".json")) {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
-        let r: AtlasRecord = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let mut out: Vec<(String, AtlasRecord)> = crate::record::load_json(dir, "atlas-")?;
+    for (name, r) in &out {
         // Format 2 added fields with defaults: format 1 records still read.
         if !(1..=FORMAT_VERSION).contains(&r.format_version) {
             return Err(format!(
@@ -272,7 +253,6 @@ pub fn load_from(dir: &Path) -> Result<Vec<(String, AtlasRecord)>> {
                 r.format_version
             ));
         }
-        out.push((name, r));
     }
     out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
     Ok(out)
@@ -289,33 +269,12 @@ pub fn run(args: &[String]) -> Result<bool> {
             runs,
             &data_dir(),
         )?;
-        println!(
-            "record written to {}",
-            path.strip_prefix(root()).unwrap_or(&path).display()
-        );
-        for p in crate::render::render()? {
-            println!(
-                "rendered {}",
-                p.strip_prefix(root()).unwrap_or(&p).display()
-            );
-        }
+        crate::render::announce(&path)?;
         return Ok(true);
     }
     let record = measure(&o)?;
-    let dir = data_dir();
-    let path = dir.join(record.file_name());
-    let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    println!(
-        "record written to {}",
-        path.strip_prefix(root()).unwrap_or(&path).display()
-    );
-    for p in crate::render::render()? {
-        println!(
-            "rendered {}",
-            p.strip_prefix(root()).unwrap_or(&p).display()
-        );
-    }
+    let path = crate::record::write_json(&data_dir(), &record.file_name(), &record)?;
+    crate::render::announce(&path)?;
     Ok(true)
 }
 

@@ -282,33 +282,19 @@ pub fn repeat(
         }
     }
     record.run_seconds = started.elapsed().as_secs_f64();
-    let path = dir.join(record.file_name());
-    let text = serde_json::to_string_pretty(&record).map_err(|e| e.to_string())? + "\n";
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(path)
+    crate::record::write_json(dir, &record.file_name(), &record)
 }
 
 /// Every reference record in `dir`, oldest first.
 pub fn load_from(dir: &Path) -> Result<Vec<(String, ReferenceRecord)>> {
-    let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for path in entries.flatten().map(|e| e.path()) {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !(name.starts_with("reference-") && name.ends_with(".json")) {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
-        let r: ReferenceRecord = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let mut out: Vec<(String, ReferenceRecord)> = crate::record::load_json(dir, "reference-")?;
+    for (name, r) in &out {
         if r.kind != REFERENCE_KIND || r.format_version != REFERENCE_FORMAT_VERSION {
             return Err(format!(
                 "{name}: kind '{}' format_version {}",
                 r.kind, r.format_version
             ));
         }
-        out.push((name, r));
     }
     out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
     Ok(out)

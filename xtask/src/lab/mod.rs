@@ -15,7 +15,7 @@ use crate::measure::host::{Checkout, Host, host, now_utc, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position, stats};
 use crate::record::{BackendFacts, Comparison, LabRecord, Toolchain};
 use crate::util::{
-    ALL_BACKENDS, Result, backend_needs, cpu_flag, output, positive, root, standard_positions,
+    ALL_BACKENDS, Result, backend_needs, cpu_flag, output, positive, standard_positions,
 };
 
 const HELP: &str = "\
@@ -166,16 +166,7 @@ pub fn run(args: &[String]) -> Result<bool> {
     };
     let record = measure_backends(&o)?;
     let path = record.write()?;
-    println!(
-        "record written to {}",
-        path.strip_prefix(root()).unwrap_or(&path).display()
-    );
-    for p in crate::render::render()? {
-        println!(
-            "rendered {}",
-            p.strip_prefix(root()).unwrap_or(&p).display()
-        );
-    }
+    crate::render::announce(&path)?;
     Ok(true)
 }
 

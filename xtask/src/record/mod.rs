@@ -201,12 +201,41 @@ impl LabRecord {
     /// Writes it into `dir` (a measurement made on another machine
     /// writes beside its outputs, to be copied into `reports/data/`).
     pub fn write_to(&self, dir: &Path) -> Result<PathBuf> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = dir.join(self.file_name());
-        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())? + "\n";
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(path)
+        write_json(dir, &self.file_name(), self)
     }
+}
+
+/// Writes `record` as pretty JSON to `dir/name` (creating `dir`): the one
+/// way every kind of record reaches `reports/data/`.
+pub fn write_json<T: Serialize>(dir: &Path, name: &str, record: &T) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    let text = serde_json::to_string_pretty(record).map_err(|e| e.to_string())? + "\n";
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Every `<prefix>*.json` in `dir`, read as `T`, with its file name, in
+/// file-name order; the caller checks kind and format.
+pub fn load_json<T: for<'de> Deserialize<'de>>(
+    dir: &Path,
+    prefix: &str,
+) -> Result<Vec<(String, T)>> {
+    let mut out = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with(prefix) && name.ends_with(".json") {
+            let record = read(&path)?;
+            out.push((name, record));
+        }
+    }
+    Ok(out)
 }
 
 /// Every record the pages draw from.

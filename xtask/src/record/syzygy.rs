@@ -51,25 +51,14 @@ impl SyzygyRecord {
 
 /// Every Syzygy record in `dir`, oldest first.
 pub fn load_from(dir: &Path) -> Result<Vec<(String, SyzygyRecord)>> {
-    let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for path in entries.flatten().map(|e| e.path()) {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !(name.starts_with("syzygy-") && name.ends_with(".json")) {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
-        let r: SyzygyRecord = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let mut out: Vec<(String, SyzygyRecord)> = crate::record::load_json(dir, "syzygy-")?;
+    for (name, r) in &out {
         if r.kind != "syzygy" || r.format_version != FORMAT_VERSION {
             return Err(format!(
                 "{name}: kind '{}' format_version {} (this xtask reads 'syzygy' {FORMAT_VERSION})",
                 r.kind, r.format_version
             ));
         }
-        out.push((name, r));
     }
     out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
     Ok(out)

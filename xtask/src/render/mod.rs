@@ -189,6 +189,22 @@ fn rendered(
     Ok(out)
 }
 
+/// Says where a new record went, renders every page from the records
+/// and says which changed: the end of every measuring command.
+pub fn announce(record: &std::path::Path) -> Result<()> {
+    println!(
+        "record written to {}",
+        record.strip_prefix(root()).unwrap_or(record).display()
+    );
+    for page in render()? {
+        println!(
+            "rendered {}",
+            page.strip_prefix(root()).unwrap_or(&page).display()
+        );
+    }
+    Ok(())
+}
+
 /// Writes every page and chart; returns the files that changed.
 pub fn render() -> Result<Vec<PathBuf>> {
     let records = record::load()?;

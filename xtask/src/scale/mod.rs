@@ -23,7 +23,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{Contender, DEFAULT_ROUNDS, Workload};
 use crate::record::{Comparison, DeepRun, LabRecord, Toolchain};
-use crate::util::{Result, has_bmi2, positive, root};
+use crate::util::{Result, has_bmi2, positive};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- scale [OPTIONS]
@@ -86,16 +86,7 @@ pub fn run(args: &[String]) -> Result<bool> {
         return Ok(true);
     };
     let path = measure_scale(&o)?.write()?;
-    println!(
-        "record written to {}",
-        path.strip_prefix(root()).unwrap_or(&path).display()
-    );
-    for p in crate::render::render()? {
-        println!(
-            "rendered {}",
-            p.strip_prefix(root()).unwrap_or(&p).display()
-        );
-    }
+    crate::render::announce(&path)?;
     Ok(true)
 }
 
