@@ -303,10 +303,6 @@ impl Tablebase {
     /// (castling rights, too many pieces, a missing table), so the search
     /// goes on without it.
     pub fn search_wdl(&self, position: &Position) -> Option<Wdl> {
-        if !position.castling().is_empty() || position.occupied().len() as usize > self.max_pieces()
-        {
-            return None;
-        }
-        self.wdl_with_en_passant(position).ok().map(Wdl::from_value)
+        self.probe_wdl(position).ok()
     }
 }
