@@ -39,7 +39,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
-  cargo run -p xtask -- atlas [--rounds N] [--techniques a,b] [--reference BIN] [--reference-scalar BIN] [--no-generator] [--no-callgrind] [--allow-dirty]
+  cargo run -p xtask -- atlas [--rounds N] [--techniques a,b] [--reference BIN] [--reference-scalar BIN] [--reference-source GIT_DIR] [--no-generator] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
   cargo run -p xtask -- scale [--rounds N] [--mperft BIN] [--deep] [--allow-dirty]
   cargo run -p xtask -- curve [--threads 1,2,4] [--rounds N] [--build-only DIR | --prebuilt DIR --out DIR]

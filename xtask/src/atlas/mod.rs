@@ -28,6 +28,7 @@
 //! the techniques that need more than x86-64-v3 have no instruction count.
 
 pub mod reference;
+pub mod reference_instructions;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -63,6 +64,12 @@ reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
                        the same built with clang's vectorisers off
                        (CXX=tools/clang-no-vectorize.sh for build.sh);
                        its figures stand beside Quince's grouped rates
+  --reference-source GIT_DIR
+                       a git dir of Gigantua/Chess_Movegen: its techniques'
+                       instructions per grouped lookup under callgrind
+                       (tools/cmg-instructions.cpp on its headers, clang-16
+                       with its flags at -march=x86-64-v3, vectorisers off),
+                       beside Quince's on the page
   --reference-repeat N run only the reference(s) given, N times each, and
                        write reports/data/reference-<cpu>-<date>.json: the
                        page quotes the median and range of every run of
@@ -78,7 +85,7 @@ request with the new reports/data/atlas-*.json and the re-rendered pages.";
 
 /// The record kind and format.
 pub const KIND: &str = "atlas";
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Passes over the 4096 inputs per isolated run (about 82 million
 /// lookups: a few tenths of a second for most techniques).
@@ -89,6 +96,10 @@ const CALLGRIND_PASSES: (u64, u64) = (20, 60);
 /// The mode callgrind counts: one lookup at a time, so the count is what
 /// one lookup costs, not a vectorised batch's share.
 const INSTRUCTION_MODE: &str = "one-at-a-time";
+/// The mode counted beside it since format 3: grouped, the reference's
+/// harness, whose instructions per lookup set beside the reference's own
+/// ([`reference_instructions`]) say where a gap comes from.
+const GROUPED_MODE: &str = "grouped";
 /// How many of the techniques fastest in the generator's probe calibrate
 /// its workloads (see [`fastest_in_generator`]).
 const CALIBRATION_CANDIDATES: usize = 3;
@@ -104,6 +115,7 @@ struct Options {
     techniques: Option<Vec<String>>,
     reference: Option<PathBuf>,
     reference_scalar: Option<PathBuf>,
+    reference_source: Option<PathBuf>,
     reference_repeat: Option<usize>,
     generator: bool,
     callgrind: bool,
@@ -116,6 +128,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         techniques: None,
         reference: None,
         reference_scalar: None,
+        reference_source: None,
         reference_repeat: None,
         generator: true,
         callgrind: true,
@@ -141,6 +154,16 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
                 } else {
                     o.reference_scalar = Some(p);
                 }
+            }
+            "--reference-source" => {
+                let p = PathBuf::from(it.next().ok_or("--reference-source needs a git dir")?);
+                if !p.join("HEAD").is_file() {
+                    return Err(format!(
+                        "--reference-source: {} is not a git dir (no HEAD file in it)",
+                        p.display()
+                    ));
+                }
+                o.reference_source = Some(p);
             }
             "--reference-repeat" => {
                 o.reference_repeat = Some(positive("--reference-repeat", it.next())?)
@@ -172,6 +195,9 @@ pub struct TechniqueFacts {
     /// [`AtlasRecord::instruction_mode`]); none where that build cannot
     /// run the technique.
     pub instructions_per_lookup: Option<f64>,
+    /// The same in grouped mode (format 3).
+    #[serde(default)]
+    pub instructions_per_grouped_lookup: Option<f64>,
 }
 
 /// The isolated view: MQueens/s of every technique in every round.
@@ -228,6 +254,10 @@ pub struct AtlasRecord {
     /// The reference built with clang's vectorisers off (format 2).
     #[serde(default)]
     pub reference_scalar: Option<reference::ReferenceRun>,
+    /// The reference's instructions per grouped lookup (format 3, with
+    /// `--reference-source`).
+    #[serde(default)]
+    pub reference_instructions: Option<reference_instructions::ReferenceInstructions>,
     pub run_seconds: f64,
 }
 
@@ -366,6 +396,33 @@ fn lookups(quince: &Path, technique: &str, mode: &str, passes: u64) -> Result<f6
         .ok_or_else(|| format!("lookups --json has no mqueens_per_s: {text}"))
 }
 
+/// Instructions per lookup of `technique` in `mode` under callgrind: the
+/// difference of two pass counts, so start-up cancels.
+fn instructions_per_lookup(
+    quince: &Path,
+    technique: &str,
+    mode: &str,
+    per_pass: u64,
+) -> Result<f64> {
+    let ir = |passes: u64| {
+        callgrind(
+            quince,
+            &[
+                "lookups".into(),
+                "--technique".into(),
+                technique.into(),
+                "--mode".into(),
+                mode.into(),
+                "--passes".into(),
+                passes.to_string(),
+            ],
+        )
+    };
+    let (few, many) = CALLGRIND_PASSES;
+    let extra = ir(many)?.saturating_sub(ir(few)?);
+    Ok(extra as f64 / ((many - few) * per_pass) as f64)
+}
+
 /// The [`CALIBRATION_CANDIDATES`] techniques fastest in a short probe of
 /// the generator: Kiwipete (`kind` perft: bulk at depth 5, full make at
 /// depth 4 three times over, a few tenths of a second), each run twice,
@@ -448,6 +505,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
     // stop the run before the long timing.
     let instruction_flags = "-C target-cpu=x86-64-v3";
     let mut per_lookup: BTreeMap<String, f64> = BTreeMap::new();
+    let mut per_grouped_lookup: BTreeMap<String, f64> = BTreeMap::new();
     if o.callgrind {
         let (quince_v3, _) = build(&checkout.dir, "v3", instruction_flags)?;
         let (v3_compiled, _) = list(&quince_v3)?;
@@ -455,30 +513,22 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
             if !v3_compiled.iter().any(|(n, _)| n == name) {
                 continue;
             }
-            let ir = |passes: u64| {
-                callgrind(
-                    &quince_v3,
-                    &[
-                        "lookups".into(),
-                        "--technique".into(),
-                        name.clone(),
-                        "--mode".into(),
-                        INSTRUCTION_MODE.into(),
-                        "--passes".into(),
-                        passes.to_string(),
-                    ],
-                )
-            };
-            let (few, many) = CALLGRIND_PASSES;
-            let extra = ir(many)?.saturating_sub(ir(few)?);
-            let lookups = (many - few) * INPUTS;
-            per_lookup.insert(name.clone(), extra as f64 / lookups as f64);
-            progress(&format!(
-                "callgrind {name}: {:.1} instructions per lookup",
-                per_lookup[name]
-            ));
+            for (mode, per_pass, into) in [
+                (INSTRUCTION_MODE, INPUTS, &mut per_lookup),
+                (GROUPED_MODE, GROUPED_INPUTS, &mut per_grouped_lookup),
+            ] {
+                let value = instructions_per_lookup(&quince_v3, name, mode, per_pass)?;
+                progress(&format!(
+                    "callgrind {name}: {value:.1} instructions per lookup ({mode})"
+                ));
+                into.insert(name.clone(), value);
+            }
         }
     }
+    let reference_instructions = match &o.reference_source {
+        Some(git_dir) => Some(reference_instructions::measure(git_dir, &names)?),
+        None => None,
+    };
 
     // The isolated view, in paired rounds: each technique's three modes
     // back to back, the techniques' order rotating.
@@ -573,6 +623,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
                 table_bytes: bytes,
                 fits: fits(bytes, &here).into(),
                 instructions_per_lookup: per_lookup.get(name).copied(),
+                instructions_per_grouped_lookup: per_grouped_lookup.get(name).copied(),
             }
         })
         .collect();
@@ -609,6 +660,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         generator_command_lines,
         reference,
         reference_scalar,
+        reference_instructions,
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -641,5 +693,15 @@ mod tests {
         assert!(parse(&args(&["--reference-scalar"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
         assert!(parse(&args(&["-h"])).unwrap().is_none());
+        // A directory that is not a git dir is refused up front.
+        let err = parse(&args(&["--reference-source", "src"])).err().unwrap();
+        assert!(err.contains("not a git dir"), "{err}");
+        let git_dir = crate::util::root().join(".git");
+        if git_dir.join("HEAD").is_file() {
+            let o = parse(&args(&["--reference-source", git_dir.to_str().unwrap()]))
+                .unwrap()
+                .unwrap();
+            assert_eq!(o.reference_source, Some(git_dir));
+        }
     }
 }

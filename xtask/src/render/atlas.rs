@@ -411,12 +411,12 @@ fn detail_block(
     if modes {
         writeln!(
             s,
-            "| isolated rank | technique | MQueens/s one at a time | batch | grouped | instructions per lookup | tables | reference, vectorisers off | Quince grouped / it | reference, its default build | Quince batch / it | bulk perft | full-make perft |"
+            "| isolated rank | technique | MQueens/s one at a time | batch | grouped | instructions per lookup | grouped: Quince / reference | tables | reference, vectorisers off | Quince grouped / it | reference, its default build | Quince batch / it | bulk perft | full-make perft |"
         )
         .unwrap();
         writeln!(
             s,
-            "| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |"
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |"
         )
         .unwrap();
     } else {
@@ -445,6 +445,20 @@ fn detail_block(
         let instr = facts
             .and_then(|f| f.instructions_per_lookup)
             .map_or("-".into(), |v| format!("{v:.1}"));
+        // Instructions per grouped lookup, Quince's and the reference's.
+        let grouped_instr = facts.and_then(|f| f.instructions_per_grouped_lookup);
+        let reference_instr = r
+            .reference_instructions
+            .as_ref()
+            .and_then(|x| x.per_lookup.get(n.as_str()).copied());
+        let instr_pair = match (grouped_instr, reference_instr) {
+            (None, None) => "-".to_string(),
+            (q, x) => format!(
+                "{} / {}",
+                q.map_or("-".into(), |v| format!("{v:.1}")),
+                x.map_or("-".into(), |v| format!("{v:.1}"))
+            ),
+        };
         let rate = &rates[n.as_str()];
         let against = |ours: Option<f64>, theirs: &Option<Pooled>| match (ours, theirs) {
             (Some(q), Some(p)) if p.runs > 1 => (
@@ -514,11 +528,21 @@ fn detail_block(
                 if let Some((x, range)) = &batch_like {
                     parts.push(format!("{x:.2}x in batch{range}"));
                 }
+                if let (Some(q), Some(x)) = (grouped_instr, reference_instr) {
+                    parts.push(format!(
+                        "{q:.1} instructions per grouped lookup against the reference's {x:.1}: {}",
+                        if q > x * 1.05 {
+                            "more work per lookup"
+                        } else {
+                            "no more work per lookup, so the gap is in waiting (the tables' layout and size, or the batch's vectorisation)"
+                        }
+                    ));
+                }
                 behind.push(format!("`{n}` ({})", parts.join(", ")));
             }
             writeln!(
                 s,
-                "| {} | `{n}` | {} | {} | {} | {instr} | {tables} | {ref_scalar} | {vs_scalar} | {ref_batch} | {vs_batch} | {} | {} |",
+                "| {} | `{n}` | {} | {} | {} | {instr} | {instr_pair} | {tables} | {ref_scalar} | {vs_scalar} | {ref_batch} | {vs_batch} | {} | {} |",
                 rank[n.as_str()],
                 cell(Some(rate)),
                 batch.get(n.as_str()).map_or("-".into(), |i| format!("{:.0}", i.median)),
@@ -602,6 +626,16 @@ fn detail_block(
             notes.push(note);
         }
         (None, _) => notes.push("no reference run in this record".into()),
+    }
+    if let Some(x) = &r.reference_instructions {
+        notes.push(format!(
+            "grouped: Quince / reference: instructions per grouped lookup under callgrind, Quince's build at `RUSTFLAGS='{}'` and the reference's own code (Chess_Movegen `{}`) called by `{}` in the same workload, built with {} and `{}`",
+            r.instruction_rustflags.as_deref().unwrap_or("-"),
+            &x.source_commit[..x.source_commit.len().min(12)],
+            x.driver,
+            x.compiler,
+            x.flags.join(" ")
+        ));
     }
     writeln!(s, "\n{}.", capitalise(&notes.join("; "))).unwrap();
     if modes && r.reference.is_some() {

@@ -1,0 +1,146 @@
+//! Instructions per grouped queen lookup of the reference's own
+//! techniques (Gigantua/Chess_Movegen), to set beside Quince's in the
+//! atlas: where Quince is below 0.9x of the reference, the page says
+//! whether it does more work per lookup or the same work waiting longer.
+//!
+//! The reference's program cannot be counted as built: `-march=native`
+//! puts AVX-512 in it on the CPUs that have it, which valgrind 3.19 cannot
+//! decode, and it times every technique in one process. So a small driver
+//! of ours, `tools/cmg-instructions.cpp`, calls one technique of the
+//! reference's headers in the workload of `quince lookups --mode grouped`
+//! (twelve squares per occupancy, 341 occupancies a pass), built with the
+//! reference's Makefile flags but `-march=x86-64-v3` (the target of
+//! Quince's own counted build) and clang's vectorisers off (as Quince's
+//! grouped mode keeps lookups apart). Instruction counts depend on the
+//! compiler and its flags, not on the CPU that runs them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+use super::reference::SAME_TECHNIQUE;
+use crate::measure::host::{sha256, version_line};
+use crate::util::{Result, callgrind, output, root};
+
+/// The driver, relative to the repository root.
+pub const DRIVER: &str = "tools/cmg-instructions.cpp";
+
+/// The reference's Makefile flags with `-march=x86-64-v3` for its
+/// `-march=native`, and the vectorisers off.
+pub const FLAGS: &[&str] = &[
+    "-O3",
+    "-mllvm",
+    "-inline-threshold=16000",
+    "-fdeclspec",
+    "-march=x86-64-v3",
+    "-funroll-loops",
+    "-std=c++20",
+    "-fno-vectorize",
+    "-fno-slp-vectorize",
+];
+
+/// The techniques the driver cannot count: GaloisField needs AVX-512.
+const NOT_COUNTED: &[&str] = &["galois-field"];
+
+/// Lookups per pass of the driver (and of `quince lookups --mode grouped`).
+pub const PER_PASS: u64 = 341 * 12;
+
+/// The two pass counts whose callgrind difference is the lookups alone.
+pub const PASSES: (u64, u64) = (20, 60);
+
+/// The reference's instruction counts, as one record holds them.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct ReferenceInstructions {
+    /// The Chess_Movegen commit the headers came from.
+    pub source_commit: String,
+    pub compiler: String,
+    pub flags: Vec<String>,
+    pub driver: String,
+    pub driver_sha256: String,
+    /// Quince's technique name -> the reference's instructions per grouped
+    /// queen lookup.
+    pub per_lookup: BTreeMap<String, f64>,
+}
+
+/// The C++ compiler: `$CXX` when set, else Debian's clang-16 (the one the
+/// reference's Makefile names).
+fn compiler() -> String {
+    std::env::var("CXX").unwrap_or_else(|_| "clang++-16".into())
+}
+
+/// Builds the driver from the reference's sources in `git_dir` (a git
+/// dir of Gigantua/Chess_Movegen) and counts every technique of
+/// `techniques` that the reference also has.
+pub fn measure(git_dir: &Path, techniques: &[String]) -> Result<ReferenceInstructions> {
+    let source_commit = output(
+        Command::new("git")
+            .arg("--git-dir")
+            .arg(git_dir)
+            .args(["rev-parse", "HEAD"]),
+    )?
+    .trim()
+    .to_string();
+    let work = root().join("target/lab/cmg-instructions");
+    let src = work.join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    }
+    std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    // The headers, as the commit has them: `git archive | tar -x`.
+    let archive = Command::new("git")
+        .arg("--git-dir")
+        .arg(git_dir)
+        .args(["archive", "HEAD"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("git archive: {e}"))?;
+    let untar = Command::new("tar")
+        .args(["-x", "-C"])
+        .arg(&src)
+        .stdin(archive.stdout.ok_or("git archive: no output")?)
+        .status()
+        .map_err(|e| format!("tar: {e}"))?;
+    if !untar.success() {
+        return Err(format!(
+            "could not unpack the sources of {}",
+            git_dir.display()
+        ));
+    }
+    let driver = root().join(DRIVER);
+    let binary = work.join("cmg-instructions");
+    let cxx = compiler();
+    let built = Command::new(&cxx)
+        .args(FLAGS)
+        .arg(&driver)
+        .arg("-I")
+        .arg(&src)
+        .arg("-o")
+        .arg(&binary)
+        .status()
+        .map_err(|e| format!("cannot run {cxx} (Debian: apt-get install -y clang-16): {e}"))?;
+    if !built.success() {
+        return Err(format!("{cxx} could not build {DRIVER}"));
+    }
+    let mut per_lookup = BTreeMap::new();
+    for (name, _) in SAME_TECHNIQUE {
+        if NOT_COUNTED.contains(name) || !techniques.iter().any(|t| t == name) {
+            continue;
+        }
+        let ir = |passes: u64| callgrind(&binary, &[name.to_string(), passes.to_string()]);
+        let (few, many) = PASSES;
+        let extra = ir(many)?.saturating_sub(ir(few)?);
+        let value = extra as f64 / ((many - few) * PER_PASS) as f64;
+        eprintln!("[atlas] callgrind reference {name}: {value:.1} instructions per grouped lookup");
+        per_lookup.insert(name.to_string(), value);
+    }
+    Ok(ReferenceInstructions {
+        source_commit,
+        compiler: version_line(&cxx, "--version"),
+        flags: FLAGS.iter().map(|f| f.to_string()).collect(),
+        driver: DRIVER.into(),
+        driver_sha256: sha256(&driver)?,
+        per_lookup,
+    })
+}
