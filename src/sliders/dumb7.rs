@@ -3,6 +3,15 @@
 //! reaches, and once more onto the blocker. No tables, fewer instructions
 //! per step than Kogge-Stone but twice the steps, each depending on the
 //! last: the lab's measure of how much a serial dependency chain costs.
+//!
+//! Why its batch rate trails the reference's (the atlas's gap list, AMD
+//! Zen 5: 0.47x in batch, 2.56x grouped): built as its Makefile builds
+//! it, the reference's clang runs one lookup's eight directions as the
+//! eight lanes of one 512-bit register (`objdump -d` of the driver
+//! `tools/cmg-instructions.cpp` built with `-march=native`: `vpternlogq`,
+//! `vpsllvq`, no scalar shifts): the idea of Quince's `avx512_fill.rs`
+//! (with Kogge-Stone's steps in the same eight lanes), measured on its own
+//! row. This file stays the scalar fill it is named for.
 
 use super::Slider;
 use super::shifts::{BISHOP_STEPS, ROOK_STEPS, shift};
