@@ -19,9 +19,10 @@
 //! a published set of 88,891 entries (694 KiB, its own table-size column
 //! on that run), which leaves room in a 1 MiB L2 where this 971 KiB
 //! table, with the harness's inputs beside it, does not. Per lookup it
-//! does the reference's work (16.5 instructions per grouped queen lookup
-//! against its 16.3 under callgrind, since the slots below), so the table's
-//! size is what is left.
+//! does nearly the reference's work since the slots below (19.4
+//! instructions per grouped queen lookup under callgrind against its
+//! 16.3; 16.5 with the twelve lookups unrolled as the reference's harness
+//! has them), so the table's size is what is left.
 
 use super::Slider;
 use crate::tables::generated as g;
@@ -36,7 +37,8 @@ pub struct BlackMagic;
 ///
 /// Why one slot and an unchecked read (callgrind, instructions per
 /// grouped queen lookup, x86-64-v3): with three arrays and a bounds check
-/// a lookup took 30.8, the reference comparison's black magic 16.3. The
+/// a lookup took 27.6 (19.4 after), the reference comparison's black magic
+/// 16.3. The
 /// check is a compare and a branch per slider that can never fail (see
 /// [`lookup`]); the offset, stored as `isize`, needs no sign extension.
 #[derive(Clone, Copy)]

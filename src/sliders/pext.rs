@@ -36,7 +36,7 @@ fn pext(value: u64, mask: u64) -> u64 {
 /// them before the attack read, an `add` per slider that the reference
 /// comparison (Gigantua/Chess_Movegen, which keeps a pointer beside the
 /// mask) does not pay; callgrind counted 14.6 instructions per grouped
-/// queen lookup against its 9.4 (x86-64-v3, AMD Zen 5). The slice costs
+/// queen lookup against its 9.4 (x86-64-v3), 10.6 after. The slice costs
 /// nothing at run time: only its start is read.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
