@@ -222,20 +222,33 @@ pub fn load_json<T: for<'de> Deserialize<'de>>(
     prefix: &str,
 ) -> Result<Vec<(String, T)>> {
     let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if name.starts_with(prefix) && name.ends_with(".json") {
-            let record = read(&path)?;
-            out.push((name, record));
+    for (name, path) in json_files(dir)? {
+        if name.starts_with(prefix) {
+            out.push((name, read(&path)?));
         }
     }
     Ok(out)
+}
+
+/// Every `*.json` file in `dir`: (file name, path), in file-name order.
+fn json_files(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    Ok(paths
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (name, path)
+        })
+        .collect())
 }
 
 /// Every record the pages draw from.
@@ -291,18 +304,7 @@ pub fn load() -> Result<Records> {
 pub fn load_from(dir: &Path) -> Result<Records> {
     let mut lab = Vec::new();
     let mut sets = Vec::new();
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    names.sort();
-    for path in names {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    for (name, path) in json_files(dir)? {
         if ["peers-", "sliders-", "scale-", "curve-", "units-"]
             .iter()
             .any(|prefix| name.starts_with(prefix))
