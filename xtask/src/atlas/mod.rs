@@ -108,7 +108,7 @@ const CALIBRATION_CANDIDATES: usize = 3;
 const INPUTS: u64 = 4096;
 /// Lookups per pass in grouped mode (`GROUPS * PER_OCCUPANCY`: 341
 /// occupancies of twelve squares).
-const GROUPED_INPUTS: u64 = 341 * 12;
+pub(crate) const GROUPED_INPUTS: u64 = 341 * 12;
 
 struct Options {
     rounds: usize,
@@ -396,30 +396,37 @@ fn lookups(quince: &Path, technique: &str, mode: &str, passes: u64) -> Result<f6
         .ok_or_else(|| format!("lookups --json has no mqueens_per_s: {text}"))
 }
 
-/// Instructions per lookup of `technique` in `mode` under callgrind: the
-/// difference of two pass counts, so start-up cancels.
+/// Instructions per lookup of `technique` in `mode` under callgrind.
 fn instructions_per_lookup(
     quince: &Path,
     technique: &str,
     mode: &str,
     per_pass: u64,
 ) -> Result<f64> {
-    let ir = |passes: u64| {
-        callgrind(
-            quince,
-            &[
-                "lookups".into(),
-                "--technique".into(),
-                technique.into(),
-                "--mode".into(),
-                mode.into(),
-                "--passes".into(),
-                passes.to_string(),
-            ],
-        )
+    let args = |passes: u64| {
+        vec![
+            "lookups".into(),
+            "--technique".into(),
+            technique.into(),
+            "--mode".into(),
+            mode.into(),
+            "--passes".into(),
+            passes.to_string(),
+        ]
     };
+    per_lookup_under_callgrind(quince, args, per_pass)
+}
+
+/// Instructions per lookup of `program` run with `args(passes)`, passes of
+/// `per_pass` lookups each: the difference of [`CALLGRIND_PASSES`]' two
+/// runs, so start-up and table initialisation cancel.
+pub(crate) fn per_lookup_under_callgrind(
+    program: &Path,
+    args: impl Fn(u64) -> Vec<String>,
+    per_pass: u64,
+) -> Result<f64> {
     let (few, many) = CALLGRIND_PASSES;
-    let extra = ir(many)?.saturating_sub(ir(few)?);
+    let extra = callgrind(program, &args(many))?.saturating_sub(callgrind(program, &args(few))?);
     Ok(extra as f64 / ((many - few) * per_pass) as f64)
 }
 

@@ -21,8 +21,9 @@ use std::process::{Command, Stdio};
 use serde::{Deserialize, Serialize};
 
 use super::reference::SAME_TECHNIQUE;
+use super::{GROUPED_INPUTS, per_lookup_under_callgrind};
 use crate::measure::host::{sha256, version_line};
-use crate::util::{Result, callgrind, output, root};
+use crate::util::{Result, output, root};
 
 /// The driver, relative to the repository root.
 pub const DRIVER: &str = "tools/cmg-instructions.cpp";
@@ -43,12 +44,6 @@ pub const FLAGS: &[&str] = &[
 
 /// The techniques the driver cannot count: GaloisField needs AVX-512.
 const NOT_COUNTED: &[&str] = &["galois-field"];
-
-/// Lookups per pass of the driver (and of `quince lookups --mode grouped`).
-pub const PER_PASS: u64 = 341 * 12;
-
-/// The two pass counts whose callgrind difference is the lookups alone.
-pub const PASSES: (u64, u64) = (20, 60);
 
 /// The reference's instruction counts, as one record holds them.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -128,10 +123,9 @@ pub fn measure(git_dir: &Path, techniques: &[String]) -> Result<ReferenceInstruc
         if NOT_COUNTED.contains(name) || !techniques.iter().any(|t| t == name) {
             continue;
         }
-        let ir = |passes: u64| callgrind(&binary, &[name.to_string(), passes.to_string()]);
-        let (few, many) = PASSES;
-        let extra = ir(many)?.saturating_sub(ir(few)?);
-        let value = extra as f64 / ((many - few) * PER_PASS) as f64;
+        // The driver's passes are those of `quince lookups --mode grouped`.
+        let args = |passes: u64| vec![name.to_string(), passes.to_string()];
+        let value = per_lookup_under_callgrind(&binary, args, GROUPED_INPUTS)?;
         eprintln!("[atlas] callgrind reference {name}: {value:.1} instructions per grouped lookup");
         per_lookup.insert(name.to_string(), value);
     }
