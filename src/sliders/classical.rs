@@ -18,9 +18,9 @@
 //!   corner), and the occupancy gets both corners once per lookup, instead
 //!   of an OR per direction;
 //! * the blockers' rays are ORed together and XORed from the empty-board
-//!   attacks once ([`EMPTY_BOARD`]), instead of an XOR per direction: a
-//!   blocker's ray lies inside the slider's ray in the same direction, and
-//!   the directions do not overlap.
+//!   attacks once (the generated `ROOK_RAYS` and `BISHOP_RAYS`), instead
+//!   of an XOR per direction: a blocker's ray lies inside the slider's ray
+//!   in the same direction, and the directions do not overlap.
 //!
 //! A scan of a set holding a sentinel is below 64, which LLVM cannot see,
 //! so the ray beyond the blocker is read unchecked: a bounds check cost a
@@ -34,7 +34,7 @@ use crate::types::{Bitboard, Square};
 use core::mem::size_of_val;
 
 /// Ray lookup plus bit scan, per direction (9 KiB: the rays, the rays with
-/// their sentinels, the empty-board attacks).
+/// their sentinels, the empty-board rook and bishop attacks).
 pub struct Classical;
 
 /// Both sentinels: set in the occupancy once per lookup.
@@ -57,19 +57,6 @@ static STOPS: [Stops; 64] = {
             out[square].0[dir] = g::RAYS[dir][square] | sentinel;
             dir += 1;
         }
-        square += 1;
-    }
-    out
-};
-
-/// The empty-board attacks of a rook and of a bishop on each square.
-static EMPTY_BOARD: [[u64; 2]; 64] = {
-    let mut out = [[0; 2]; 64];
-    let mut square = 0;
-    while square < 64 {
-        let r = &g::RAYS;
-        out[square][0] = r[0][square] | r[2][square] | r[4][square] | r[6][square];
-        out[square][1] = r[1][square] | r[3][square] | r[5][square] | r[7][square];
         square += 1;
     }
     out
@@ -106,14 +93,16 @@ fn beyond(dir: usize, square: usize) -> u64 {
 
 impl Slider for Classical {
     const NAME: &'static str = "classical";
-    const TABLE_BYTES: usize = size_of_val(&g::RAYS) + size_of_val(&STOPS) + size_of_val(&EMPTY_BOARD);
+    const TABLE_BYTES: usize = size_of_val(&g::RAYS) + size_of_val(&STOPS)
+        + size_of_val(&g::ROOK_RAYS)
+        + size_of_val(&g::BISHOP_RAYS);
 
     #[inline]
     fn rook(square: Square, occupied: Bitboard) -> Bitboard {
         let (s, o) = (square.index(), occupied.0 | CORNERS);
         let stops = &STOPS[s];
         let hidden = upward(0, stops, o) | upward(2, stops, o) | downward(4, stops, o) | downward(6, stops, o);
-        Bitboard(EMPTY_BOARD[s][0] ^ hidden)
+        Bitboard(g::ROOK_RAYS[s] ^ hidden)
     }
 
     #[inline]
@@ -121,6 +110,6 @@ impl Slider for Classical {
         let (s, o) = (square.index(), occupied.0 | CORNERS);
         let stops = &STOPS[s];
         let hidden = upward(1, stops, o) | upward(3, stops, o) | downward(5, stops, o) | downward(7, stops, o);
-        Bitboard(EMPTY_BOARD[s][1] ^ hidden)
+        Bitboard(g::BISHOP_RAYS[s] ^ hidden)
     }
 }
