@@ -10,6 +10,10 @@ Two engines, python-chess in the middle:
   *pair* of games with colours swapped, played back to back by one worker.
 * `--concurrency N` workers play N games at once, each with its own two
   engine processes. One per core is the rule: two on the 2-core machines.
+* `--tc BASE+INC` plays with clocks; `--tc nodes=N` gives every move a
+  fixed node count (`go nodes N`) and no clock, the test of an
+  evaluation-only change: the same tree size on both sides, so the result
+  is what the evaluation knows, not what its speed buys.
 * Clocks are kept by the runner (wall clock around each engine call); an
   engine whose clock runs out loses on time, one that hangs past its clock
   is stopped and restarted, and one that crashes loses and is restarted.
@@ -74,7 +78,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sprt  # noqa: E402
 from dealer import PairDealer  # noqa: E402
-from match_game import Player, load_openings, play_game  # noqa: E402
+from match_game import Player, TimeControl, load_openings, play_game  # noqa: E402
 from match_record import (  # noqa: E402
     expand, make_header, merge_header, pair_ranges, record_path, repo_path, utc_now, write_json,
 )
@@ -201,7 +205,8 @@ def main():
         parser.add_argument(f"--{role}-opt", action="append", help="engine option NAME=VALUE (repeatable)")
         parser.add_argument(f"--{role}-name", help="name in the PGN and the summary")
     parser.add_argument("--games", type=int, default=20, help="most games to play (rounded up to pairs)")
-    parser.add_argument("--tc", default="10+0.1", help="base seconds + increment seconds")
+    parser.add_argument("--tc", default="10+0.1",
+                        help="BASE+INC: base seconds + increment seconds; nodes=N: a fixed node count per move, no clock")
     parser.add_argument("--openings", help="FEN file (e.g. tools/openings.epd); default: 12 built-in lines")
     parser.add_argument("--concurrency", type=int, default=1, help="games at once (one per core)")
     parser.add_argument("--adjudicate", action="store_true", help="end decided games early (see above)")
@@ -235,12 +240,11 @@ def main():
             parser.error("--sprt: ELO1 must be larger than ELO0")
         sprt_test = (elo0, elo1, *sprt.sprt_bounds())
     try:
-        base, _, inc = args.tc.partition("+")
-        tc = (float(base), float(inc or 0))
-    except ValueError:
-        parser.error("--tc wants BASE+INC in seconds, e.g. 10+0.1")
-    if tc[0] <= 0 or tc[1] < 0 or args.games < 1 or args.concurrency < 1:
-        parser.error("--tc, --games and --concurrency must be positive")
+        tc = TimeControl.parse(args.tc)
+    except ValueError as error:
+        parser.error(f"--tc wants BASE+INC in seconds (e.g. 10+0.1) or nodes=N (e.g. nodes=25000): {error}")
+    if args.games < 1 or args.concurrency < 1:
+        parser.error("--games and --concurrency must be positive")
 
     openings = load_openings(args.openings)
     pairs = (args.games + 1) // 2

@@ -34,6 +34,51 @@ RESIGN_CP, RESIGN_PLIES = 1000, 6
 DRAW_CP, DRAW_PLIES, DRAW_FROM_PLY = 10, 12, 80
 # Seconds an engine may run past its clock before it is taken for hung.
 HANG_GRACE = 5.0
+# Seconds a fixed-node move may take before the engine is taken for hung:
+# far beyond any node count a test uses (Quince searches over a million
+# nodes a second), so only a hang reaches it.
+FIXED_NODES_DEADLINE = 60.0
+
+
+class TimeControl:
+    """How long each move may think: a clock (`BASE+INC` seconds, kept by
+    the runner) or a fixed node count per move (`nodes=N`, no clock).
+
+    Fixed nodes is the test of an evaluation-only change: both engines
+    search the same tree size, so a gain is what the evaluation knows and
+    not what its speed buys (which is measured apart, in nodes per second),
+    and a game costs no more wall time than its nodes take.
+    """
+
+    def __init__(self, base=None, inc=0.0, nodes=None):
+        self.base, self.inc, self.nodes = base, inc, nodes
+
+    @staticmethod
+    def parse(text):
+        """`10+0.1`, `8` (no increment) or `nodes=25000`; ValueError if neither."""
+        text = text.strip()
+        if text.startswith("nodes="):
+            nodes = int(text[len("nodes="):])
+            if nodes < 1:
+                raise ValueError("a node count must be positive")
+            return TimeControl(nodes=nodes)
+        base, _, inc = text.partition("+")
+        base, inc = float(base), float(inc or 0)
+        if base <= 0 or inc < 0:
+            raise ValueError("the base must be positive and the increment not negative")
+        return TimeControl(base, inc)
+
+    @staticmethod
+    def of(tc):
+        """A TimeControl from one, or from a (base, inc) pair as older callers pass."""
+        return tc if isinstance(tc, TimeControl) else TimeControl(*tc)
+
+    def pgn_tag(self):
+        """The PGN `TimeControl` tag: `-` (none) for fixed nodes."""
+        return "-" if self.nodes else f"{self.base:g}+{self.inc:g}"
+
+    def __str__(self):
+        return f"nodes={self.nodes}" if self.nodes else f"{self.base:g}+{self.inc:g}"
 
 
 class _TolerantFeatures(dict):
@@ -130,9 +175,12 @@ def adjudicated(board, scores):
 
 
 def play_game(white, black, start, tc, adjudicate, counters, game_id):
-    """One game from `start` (a board); returns (result, termination, pgn)."""
-    base, inc = tc
+    """One game from `start` (a board) at `tc` (a TimeControl or a
+    (base, inc) pair); returns (result, termination, pgn)."""
+    tc = TimeControl.of(tc)
+    base, inc = (tc.base, tc.inc) if not tc.nodes else (FIXED_NODES_DEADLINE, 0.0)
     board = start.copy()
+    # Under fixed nodes a "clock" is only the hang guard, reset every move.
     clocks = {chess.WHITE: base, chess.BLACK: base}
     players = {chess.WHITE: white, chess.BLACK: black}
     scores = []
@@ -145,9 +193,13 @@ def play_game(white, black, start, tc, adjudicate, counters, game_id):
         side = board.turn
         player = players[side]
         loses = "0-1" if side == chess.WHITE else "1-0"
-        limit = chess.engine.Limit(
-            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=inc, black_inc=inc
-        )
+        if tc.nodes:
+            clocks[side] = base
+            limit = chess.engine.Limit(nodes=tc.nodes)
+        else:
+            limit = chess.engine.Limit(
+                white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=inc, black_inc=inc
+            )
         begun = time.monotonic()
         try:
             played = player.play(board, limit, game_id, max(clocks[side], 0) + HANG_GRACE)
@@ -164,7 +216,7 @@ def play_game(white, black, start, tc, adjudicate, counters, game_id):
             result, termination = loses, "engine error"
             break
         clocks[side] -= time.monotonic() - begun
-        if clocks[side] < 0:
+        if clocks[side] < 0 and not tc.nodes:
             counters.count("time_losses", player.role)
             result, termination = loses, "time forfeit"
             break
@@ -190,7 +242,7 @@ def play_game(white, black, start, tc, adjudicate, counters, game_id):
             "White": white.name,
             "Black": black.name,
             "Result": result,
-            "TimeControl": f"{base:g}+{inc:g}",
+            "TimeControl": tc.pgn_tag(),
             "Termination": termination,
         }
     )

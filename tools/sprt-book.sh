@@ -12,8 +12,8 @@
 # the start position (tools/startpos.epd), since the question is whether
 # the book's openings beat the engine's own search from move one; the
 # book's weighted random choice keeps the pairs apart. Settings otherwise
-# those of tools/sprt-vs.sh: 2+0.02, two games at once, adjudication on,
-# GSPRT [0, 10]. (Its H1 made OwnBook the default for a while; issue 68 turned it off.) The log is
+# those tools/sprt-vs.sh used until 2026-11-29: 2+0.02, two games at once,
+# adjudication on, GSPRT [0, 10]. (Its H1 made OwnBook the default for a while; issue 68 turned it off.) The log is
 # reports/sprt/ownbook-REV.jsonl (resumable), its header record
 # reports/data/match-sprt-ownbook-REV.json.
 set -euo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coarse sweep of the pruning margins (issue 25, item 5): the `tune` build
 # with every pruning margin scaled by one factor, against the same build at
-# its defaults, as a GSPRT [0, 10] at the SPRT settings (tools/sprt-vs.sh):
-# 2+0.02, the 500 openings, two games at once, adjudication. A scale that
+# its defaults, as a GSPRT [0, 10] at the SPRT settings tools/sprt-vs.sh
+# used until 2026-11-29: 2+0.02, the 500 openings, two games at once, adjudication. A scale that
 # is clearly worse ends in H0 early; one that shows a gain is then made the
 # default and proven by tools/sprt-vs.sh like any change.
 #

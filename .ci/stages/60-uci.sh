@@ -31,6 +31,27 @@ assert s["games"] == 2 and s["pairs"] == 1, s
 assert not s["illegal_moves"] and not s["crashes"] and not s["hangs"], s
 print("match runner: ok")
 PY
+# Fixed nodes (`--tc nodes=N`, the test of an evaluation change): no clock
+# in the header or the PGN, and the same pair played twice is the same
+# two games, move for move (one search thread, the same node budget).
+for run in 1 2; do
+  tools/match.py --a target/release/quince --b target/release/quince \
+    --openings tools/openings.epd --tc nodes=2000 --games 2 --concurrency 1 --adjudicate \
+    --state "$state/nodes$run.jsonl" --pgn "$state/nodes$run.pgn" --json "$state/nodes$run.json" | tail -1
+done
+python3 - "$state" <<'PY'
+import json, sys
+d = sys.argv[1]
+header = json.load(open(f"{d}/nodes1.match.json"))
+assert header["time_control"] == "nodes=2000", header["time_control"]
+assert header["clock"]["kept_by"].startswith("none"), header["clock"]
+games = [[l for l in open(f"{d}/nodes{r}.pgn") if not l.startswith("[Date")] for r in (1, 2)]
+assert games[0] == games[1], "a fixed-node pair played twice differs"
+assert '[TimeControl "-"]\n' in games[0]
+s = json.load(open(f"{d}/nodes1.json"))
+assert s["games"] == 2 and not s["illegal_moves"] and not s["crashes"] and not s["hangs"], s
+print("match runner at fixed nodes: ok (the pair replays move for move)")
+PY
 # Stopping a background run: `kill PID` once the first pair is logged must
 # let the pair under way finish, log it, and name both pairs in the header.
 tools/match.py --a target/release/quince --b target/release/quince \
