@@ -10,7 +10,8 @@
 //!   reduction table). `quiescence`: the capture search at the leaves.
 //! * [`tt`]: transposition table (depth-preferred with aging), shared
 //!   without locks by the threads of `smp` (Lazy SMP).
-//! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history.
+//! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history
+//!   (the tables in `history`: butterfly and continuation).
 //! * [`see`]: static exchange evaluation.
 //! * [`params`]: the selectivity's tunable constants (margins, depths,
 //!   reduction coefficients), UCI options in a `--features tune` build.
@@ -32,6 +33,7 @@
 
 mod best_move;
 pub mod draw;
+mod history;
 mod iterate;
 pub mod limits;
 mod negamax;
@@ -276,6 +278,8 @@ impl<'a> Searcher<'a> {
     /// Makes `mv` and records the new key.
     #[inline]
     fn push(&mut self, mv: Move) -> crate::position::Undo {
+        let ply = self.keys.len() - 1 - self.root_index;
+        self.ordering.record(&self.pos, mv, ply);
         #[cfg(not(feature = "hce"))]
         self.nnue.push(&self.pos, mv);
         let undo = self.pos.make(mv);

@@ -102,7 +102,9 @@ impl Searcher<'_> {
         }
         let row = usize::from(excluded != Move::NULL);
         for (i, &mv) in moves.iter().enumerate() {
-            self.move_scores[ply][row][i] = self.ordering.score(&self.pos, mv, tt_move, ply);
+            self.move_scores[ply][row][i] = self
+                .ordering
+                .score_deferring_quiets(&self.pos, mv, tt_move, ply);
         }
         let count = moves.len();
         let moves = moves.as_mut_slice();
@@ -111,7 +113,14 @@ impl Searcher<'_> {
         let mut quiets_tried = MoveList::new();
         let original_alpha = alpha;
         for i in 0..count {
-            pick(moves, &mut self.move_scores[ply][row][..count], i);
+            let scores = &mut self.move_scores[ply][row][..count];
+            pick(moves, scores, i);
+            if scores[i] == ordering::UNSCORED_QUIET {
+                // The quiet moves' turn: their history scores now.
+                self.ordering
+                    .score_quiets(&self.pos, &moves[i..], &mut scores[i..], ply);
+                pick(moves, scores, i);
+            }
             let mv = moves[i];
             if mv == excluded {
                 continue;
@@ -153,6 +162,16 @@ impl Searcher<'_> {
                 quiets_tried.push(mv);
                 continue;
             }
+            // The quiet move's history (butterfly and continuation) is its
+            // ordering score, unless it is the hash move or a killer, which
+            // have scores of their own (and 0 here): it adjusts the
+            // reduction below. Looking the four entries up again cost 0.6 %
+            // more instructions per node (callgrind, `quince bench -d 9`).
+            let history = if quiet {
+                ordering::history_in(self.move_scores[ply][row][i])
+            } else {
+                0
+            };
             let undo = self.push(mv);
             let gives_check = self.pos.in_check();
             let extension = i32::from((gives_check || singular) && ply < MAX_PLY / 2);
@@ -165,6 +184,10 @@ impl Searcher<'_> {
                     reduction = i32::from(self.lmr[depth.min(63) as usize][i.min(63)]);
                     reduction -= i32::from(pv_node) + i32::from(self.ordering.is_killer(mv, ply));
                     reduction += i32::from(!improving);
+                    // History-adjusted: a move that keeps cutting off here
+                    // (after these moves) is reduced up to two plies less,
+                    // one that keeps failing up to two plies more.
+                    reduction -= (history / params::lmr_history_divisor()).clamp(-2, 2);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
@@ -182,9 +205,8 @@ impl Searcher<'_> {
             }
             if self.take_score(ply, mv, score, &mut found, &mut alpha, beta) {
                 if quiet {
-                    let side = self.pos.side_to_move();
                     self.ordering
-                        .reward(side, mv, quiets_tried.as_slice(), depth, ply);
+                        .reward(&self.pos, mv, quiets_tried.as_slice(), depth, ply);
                 }
                 break;
             }

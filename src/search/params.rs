@@ -113,6 +113,10 @@ search_params! {
     /// Late-move reductions: ln(depth) × ln(move number) is divided by
     /// this, in hundredths.
     lmr_divisor = 225 in 150..=350;
+    /// Late-move reductions: a quiet move's history score (butterfly and
+    /// continuation, within +-65,536) divided by this is taken off its
+    /// reduction, at most two plies either way.
+    lmr_history_divisor = 8192 in 2048..=32768;
     /// Quiescence delta pruning: a capture must be able to lift the
     /// stand-pat score to within this many centipawns of alpha.
     qs_delta_margin = 200 in 50..=400;

@@ -83,6 +83,7 @@ impl Searcher<'_> {
         let reduction = params::nmp_base()
             + depth / params::nmp_depth_divisor()
             + ((eval - beta) / params::nmp_eval_divisor()).min(2);
+        self.ordering.record(&self.pos, Move::NULL, ply);
         let ep = self.pos.make_null();
         self.keys.push(self.pos.key());
         self.null.push(true);
