@@ -4,8 +4,9 @@
 //! valuable victim first and least valuable attacker breaking ties
 //! (MVV-LVA), with queen promotions among them; the two killer moves of the
 //! ply (quiet moves that cut off in a sibling); other quiet moves by history
-//! (how often they cut off, anywhere and after the last two moves of the
-//! line, with decay: [`super::history`]); losing captures; and
+//! (how often they cut off, anywhere and after the moves one, two and four
+//! plies up the line, with decay: the `history` module); losing captures;
+//! and
 //! under-promotions last.
 
 use super::history::{HISTORY_MAX, PieceTo, QuietHistory};
