@@ -20,7 +20,7 @@
 use crate::types::{Color, Move, Piece};
 
 /// History scores stay within +-HISTORY_MAX (the ordering keeps them below
-/// the killers' scores even summed over the three lookups).
+/// the killers' scores even summed over the four lookups).
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// A made move as the continuation table sees it: the moving side and
@@ -35,6 +35,12 @@ impl PieceTo {
     /// branch.
     pub const NONE: PieceTo = PieceTo(Self::COUNT as u16);
     const COUNT: usize = 2 * 6 * 64;
+
+    /// The continuation table's index of `current` after `self`.
+    #[inline]
+    fn index_before(self, current: PieceTo) -> usize {
+        usize::from(self.0) * Self::COUNT + usize::from(current.0)
+    }
 
     /// `piece` of `color` moving to `mv`'s target square.
     #[inline]
@@ -81,9 +87,7 @@ impl QuietHistory {
     /// instructions per node (callgrind, `quince bench -d 9`).
     #[inline]
     pub fn continuation(&self, previous: PieceTo, current: PieceTo) -> i32 {
-        i32::from(
-            self.continuation[usize::from(previous.0) * PieceTo::COUNT + usize::from(current.0)],
-        )
+        i32::from(self.continuation[previous.index_before(current)])
     }
 
     /// The ordering score of quiet move `mv` (`current`) for `color`, with
@@ -109,8 +113,7 @@ impl QuietHistory {
             if prev == PieceTo::NONE {
                 continue;
             }
-            let entry = &mut self.continuation
-                [usize::from(prev.0) * PieceTo::COUNT + usize::from(current.0)];
+            let entry = &mut self.continuation[prev.index_before(current)];
             // In range: gravity keeps the value within +-HISTORY_MAX.
             *entry = gravity(i32::from(*entry), bonus) as i16;
         }
