@@ -68,17 +68,9 @@ class TimeControl:
             raise ValueError("the base must be positive and the increment not negative")
         return TimeControl(base, inc)
 
-    @staticmethod
-    def of(tc):
-        """A TimeControl from one, or from a (base, inc) pair as older callers pass."""
-        return tc if isinstance(tc, TimeControl) else TimeControl(*tc)
-
     def pgn_tag(self):
         """The PGN `TimeControl` tag: `-` (none) for fixed nodes."""
         return "-" if self.nodes else f"{self.base:g}+{self.inc:g}"
-
-    def __str__(self):
-        return f"nodes={self.nodes}" if self.nodes else f"{self.base:g}+{self.inc:g}"
 
 
 class _TolerantFeatures(dict):
@@ -175,9 +167,8 @@ def adjudicated(board, scores):
 
 
 def play_game(white, black, start, tc, adjudicate, counters, game_id):
-    """One game from `start` (a board) at `tc` (a TimeControl or a
-    (base, inc) pair); returns (result, termination, pgn)."""
-    tc = TimeControl.of(tc)
+    """One game from `start` (a board) at `tc` (a TimeControl); returns
+    (result, termination, pgn)."""
     base, inc = (tc.base, tc.inc) if not tc.nodes else (FIXED_NODES_DEADLINE, 0.0)
     board = start.copy()
     # Under fixed nodes a "clock" is only the hang guard, reset every move.

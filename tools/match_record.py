@@ -14,7 +14,7 @@ import sys
 
 import chess
 
-from match_game import DRAW_CP, DRAW_FROM_PLY, DRAW_PLIES, FIXED_NODES_DEADLINE, HANG_GRACE, RESIGN_CP, RESIGN_PLIES, Player, own_book_off
+from match_game import DRAW_CP, DRAW_FROM_PLY, DRAW_PLIES, FIXED_NODES_DEADLINE, HANG_GRACE, RESIGN_CP, RESIGN_PLIES, Player, TimeControl, own_book_off
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -186,7 +186,7 @@ def make_header(args, specs, labels, commits, openings, pairs, sprt_test):
         },
         "clock": ({"kept_by": "none: a fixed node count per move (go nodes N)",
                    "hang_after_s": FIXED_NODES_DEADLINE + HANG_GRACE}
-                  if args.tc.strip().startswith("nodes=") else
+                  if TimeControl.parse(args.tc).nodes else
                   {"kept_by": "the runner (wall clock around each engine call)", "hang_grace_s": HANG_GRACE}),
         "sprt": ({"elo0": sprt_test[0], "elo1": sprt_test[1], "alpha": 0.05, "beta": 0.05}
                  if sprt_test else None),

@@ -152,12 +152,13 @@ def main():
     parser.add_argument("--state", required=True, help="JSON-lines log: resumed from, appended to")
     args = parser.parse_args()
     try:
-        base, _, inc = args.tc.partition("+")
-        tc = (float(base), float(inc or 0))
-    except ValueError:
-        parser.error("--tc wants BASE+INC in seconds, e.g. 2+0.02")
-    if tc[0] <= 0 or args.iterations < 1 or args.concurrency < 1:
-        parser.error("--tc, --iterations and --concurrency must be positive")
+        tc = match.TimeControl.parse(args.tc)
+    except ValueError as error:
+        parser.error(f"--tc wants BASE+INC in seconds, e.g. 2+0.02: {error}")
+    if tc.nodes:
+        parser.error("--tc wants BASE+INC in seconds, e.g. 2+0.02: SPSA plays clocked games")
+    if args.iterations < 1 or args.concurrency < 1:
+        parser.error("--iterations and --concurrency must be positive")
 
     try:
         declared = engine_params(args.engine)
