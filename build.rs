@@ -146,11 +146,16 @@ fn main() {
     ));
     fs::write(out.join("slider_selection.rs"), verdict).expect("OUT_DIR is writable");
 
-    // The NNUE network: the committed `.qnn` file as a `static`.
-    println!("cargo::rerun-if-changed={NETWORK}");
-    let bytes =
-        fs::read(NETWORK).unwrap_or_else(|e| panic!("cannot read the NNUE network {NETWORK}: {e}"));
-    let net = codegen::network::parse(&bytes).unwrap_or_else(|e| panic!("{NETWORK}: {e}"));
+    // The NNUE network: the committed `.qnn` file as a `static`, or the
+    // candidate QUINCE_NETWORK names (a path from the repository root), so
+    // that a freshly trained network can be built and tested beside the
+    // committed one without replacing it.
+    println!("cargo::rerun-if-env-changed=QUINCE_NETWORK");
+    let network = std::env::var("QUINCE_NETWORK").unwrap_or_else(|_| NETWORK.to_string());
+    println!("cargo::rerun-if-changed={network}");
+    let bytes = fs::read(&network)
+        .unwrap_or_else(|e| panic!("cannot read the NNUE network {network}: {e}"));
+    let net = codegen::network::parse(&bytes).unwrap_or_else(|e| panic!("{network}: {e}"));
     fs::write(out.join("network.rs"), codegen::network::emit(&net)).expect("OUT_DIR is writable");
 }
 

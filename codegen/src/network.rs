@@ -3,17 +3,33 @@
 //! the engine carries its network in the binary with nothing to load or
 //! parse at run time.
 //!
-//! `.qnn` layout (little endian): `QNN2`, `u32` hidden size H, `u32`
-//! output buckets B, `i16` feature weights `[768][H]`, `i16` feature
-//! biases `[H]`, `i16` output weights `[B][2H]` (each bucket's side to
-//! move's half first), `i32` output biases `[B]`. `QNN1` is the format
-//! before buckets: no B (one bucket), the rest the same.
+//! `.qnn` layout (little endian): `QNN3`, `u32` hidden size H, `u32`
+//! output buckets B, `u32` flags (bit 0: the inputs are mirrored, see
+//! below), `u8` king bucket `[64]` (by the square of the perspective's own
+//! king, seen from its side), `i16` feature weights `[768 K][H]` (K = the
+//! largest king bucket + 1), `i16` feature biases `[H]`, `i16` output
+//! weights `[B][2H]` (each bucket's side to move's half first), `i32`
+//! output biases `[B]`. `QNN2` is the format before king buckets (one
+//! king bucket, not mirrored: no flags or table); `QNN1` the format
+//! before output buckets (no B either).
+//!
+//! King buckets give each region of the board's own king its own set of
+//! 768 feature weights, so that "a knight on f3" can mean one thing with
+//! the king castled short and another with it in the centre. Mirrored
+//! inputs flip the board left to right, for that perspective, whenever its
+//! king stands on files e-h: the network then only ever sees its king on
+//! files a-d, and a mirrored table must give a square and its mirror image
+//! the same bucket.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-/// The 768 inputs: 2 colours (own, opponent) x 6 pieces x 64 squares.
+/// The inputs of one king bucket: 2 colours (own, opponent) x 6 pieces x
+/// 64 squares.
 pub const INPUTS: usize = 768;
+/// The most king buckets a file may have (a feature index must fit the
+/// trainer's `u16`).
+pub const MAX_KING_BUCKETS: usize = 32;
 
 /// The widest accumulator the engine's integer output layer sums exactly.
 pub const MAX_HIDDEN: usize = 256;
@@ -26,6 +42,13 @@ pub const MAX_BUCKETS: usize = 16;
 pub struct QuantisedNetwork {
     pub hidden: usize,
     pub buckets: usize,
+    /// The king bucket of each square of the perspective's own king (seen
+    /// from its side): all 0 without king buckets.
+    pub king_buckets: [u8; 64],
+    /// Whether a perspective whose king is on files e-h sees the board
+    /// mirrored left to right.
+    pub mirrored: bool,
+    /// `[768 K][H]`.
     pub feature_weights: Vec<i16>,
     pub feature_biases: Vec<i16>,
     /// `[bucket][2H]`.
@@ -42,9 +65,29 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
     };
     let (hidden, buckets, start) = match (bytes.get(..4), word(4), word(8)) {
         (Some(b"QNN1"), Some(h), _) => (h, 1, 8),
-        (Some(b"QNN2"), Some(h), Some(b)) => (h, b, 12),
-        _ => return Err("not a .qnn network (it must start with QNN1 or QNN2)".into()),
+        (Some(b"QNN2" | b"QNN3"), Some(h), Some(b)) => (h, b, 12),
+        _ => {
+            return Err("not a .qnn network (it must start with QNN1, QNN2 or QNN3)".into());
+        }
     };
+    let (mirrored, king_buckets, start) = if bytes.get(..4) == Some(b"QNN3") {
+        let flags = word(start).ok_or("a QNN3 file ends inside its header")?;
+        let table: [u8; 64] = bytes
+            .get(start + 4..start + 68)
+            .ok_or("a QNN3 file ends inside its king-bucket table")?
+            .try_into()
+            .expect("64 bytes");
+        if flags > 1 {
+            return Err(format!(
+                "flags {flags:#x}: only bit 0 (mirrored) is defined"
+            ));
+        }
+        check_king_buckets(&table, flags == 1)?;
+        (flags == 1, table, start + 68)
+    } else {
+        (false, [0; 64], start)
+    };
+    let inputs = INPUTS * king_bucket_count(&king_buckets);
     // The engine sums each half of the output layer in i32: with weights
     // clipped to ±1.98 a term is at most 255 * 127 * 255, and 256 of them
     // still fit. A wider network needs a wider sum there first.
@@ -58,11 +101,11 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
             "{buckets} output buckets: expected 1 to {MAX_BUCKETS}"
         ));
     }
-    let words = INPUTS * hidden + hidden + 2 * hidden * buckets;
+    let words = inputs * hidden + hidden + 2 * hidden * buckets;
     let expected = start + 2 * words + 4 * buckets;
     if bytes.len() != expected {
         return Err(format!(
-            "{} bytes for hidden size {hidden} and {buckets} buckets: expected {expected}",
+            "{} bytes for hidden size {hidden}, {buckets} buckets and {inputs} inputs: expected {expected}",
             bytes.len()
         ));
     }
@@ -70,7 +113,7 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
     let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
-    let feature_weights = take(INPUTS * hidden);
+    let feature_weights = take(inputs * hidden);
     let feature_biases = take(hidden);
     let output_weights = take(2 * hidden * buckets);
     let output_biases = bytes[start + 2 * words..]
@@ -80,6 +123,8 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
     Ok(QuantisedNetwork {
         hidden,
         buckets,
+        king_buckets,
+        mirrored,
         feature_weights,
         feature_biases,
         output_weights,
@@ -87,15 +132,43 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
     })
 }
 
+/// King buckets used by `table`: its largest entry + 1.
+pub fn king_bucket_count(table: &[u8; 64]) -> usize {
+    usize::from(*table.iter().max().expect("64 entries")) + 1
+}
+
+/// A king-bucket table must use every bucket from 0 to its largest (an
+/// unused one would be weights no position trains), stay within
+/// [`MAX_KING_BUCKETS`], and, mirrored, give each square its mirror
+/// image's bucket.
+fn check_king_buckets(table: &[u8; 64], mirrored: bool) -> Result<(), String> {
+    let count = king_bucket_count(table);
+    if count > MAX_KING_BUCKETS {
+        return Err(format!("{count} king buckets: at most {MAX_KING_BUCKETS}"));
+    }
+    if let Some(unused) = (0..count as u8).find(|b| !table.contains(b)) {
+        return Err(format!("king bucket {unused} is not used by any square"));
+    }
+    if mirrored && let Some(sq) = (0..64).find(|&sq| table[sq] != table[sq ^ 7]) {
+        return Err(format!(
+            "a mirrored king-bucket table gives square {sq} bucket {} and its mirror image bucket {}",
+            table[sq],
+            table[sq ^ 7]
+        ));
+    }
+    Ok(())
+}
+
 fn row(values: &[i16]) -> TokenStream {
     let items = values.iter().map(|&v| Literal::i16_unsuffixed(v));
     quote!([#(#items),*])
 }
 
-/// The network as Rust items: `HIDDEN`, `BUCKETS` and `static NETWORK:
-/// Network<HIDDEN, BUCKETS>`, for a module that defines `Network` with the
-/// fields named here. Unformatted (a hundred thousand numbers gain nothing
-/// from layout).
+/// The network as Rust items: `HIDDEN`, `BUCKETS`, the king-bucket
+/// layout (`KING_BUCKETS`, `KING_BUCKET_COUNT`, `MIRRORED`), `INPUTS` and
+/// `static NETWORK: Network<HIDDEN, BUCKETS, INPUTS>`, for a module that
+/// defines `Network` with the fields named here. Unformatted (a hundred
+/// thousand numbers gain nothing from layout).
 pub fn emit(net: &QuantisedNetwork) -> String {
     let hidden = net.hidden;
     let rows = net.feature_weights.chunks_exact(hidden).map(row);
@@ -111,13 +184,29 @@ pub fn emit(net: &QuantisedNetwork) -> String {
         .map(|&b| Literal::i32_unsuffixed(b));
     let hidden_lit = Literal::usize_unsuffixed(hidden);
     let buckets_lit = Literal::usize_unsuffixed(net.buckets);
+    let king_count = king_bucket_count(&net.king_buckets);
+    let king_count_lit = Literal::usize_unsuffixed(king_count);
+    let inputs_lit = Literal::usize_unsuffixed(INPUTS * king_count);
+    let king_table = net.king_buckets.iter().map(|&b| Literal::u8_unsuffixed(b));
+    let mirrored = net.mirrored;
     let tokens = quote! {
         /// Width of each perspective's accumulator.
         pub const HIDDEN: usize = #hidden_lit;
         /// Output buckets by material (see `bucket`).
         pub const BUCKETS: usize = #buckets_lit;
+        /// King buckets: sets of 768 feature weights, one per region of
+        /// the perspective's own king.
+        pub const KING_BUCKET_COUNT: usize = #king_count_lit;
+        /// The king bucket of each square of the perspective's own king,
+        /// seen from its side (rank 1 is its back rank).
+        pub const KING_BUCKETS: [u8; 64] = [#(#king_table),*];
+        /// Whether a perspective whose king is on files e-h sees the
+        /// board mirrored left to right.
+        pub const MIRRORED: bool = #mirrored;
+        /// Input features: 768 per king bucket.
+        pub const INPUTS: usize = #inputs_lit;
         /// The embedded network (see `nets/README.md` for its recipe).
-        pub static NETWORK: Network<HIDDEN, BUCKETS> = Network {
+        pub static NETWORK: Network<HIDDEN, BUCKETS, INPUTS> = Network {
             feature_weights: [#(#rows),*],
             feature_biases: Vector(#biases),
             output_weights: [#(#outputs),*],
@@ -180,6 +269,61 @@ mod tests {
         let mut many = bytes.clone();
         many[8] = 17;
         assert!(parse(&many).unwrap_err().contains("buckets"));
+    }
+
+    /// A `QNN3` file of hidden size 16, one output bucket, and `table`.
+    fn king_file(table: &[u8; 64], flags: u32) -> Vec<u8> {
+        let h = 16usize;
+        let mut bytes = b"QNN3".to_vec();
+        for word in [h as u32, 1, flags] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(table);
+        let inputs = INPUTS * king_bucket_count(table);
+        for i in 0..(inputs * h + 3 * h) {
+            bytes.extend_from_slice(&((i % 3) as i16).to_le_bytes());
+        }
+        bytes.extend_from_slice(&7i32.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_king_bucketed_file_parses_and_bad_tables_are_refused() {
+        // Two buckets, mirrored: the king on rank 1 or anywhere else.
+        let mut table = [1u8; 64];
+        table[..8].fill(0);
+        let net = parse(&king_file(&table, 1)).unwrap();
+        assert!(net.mirrored);
+        assert_eq!(net.king_buckets, table);
+        assert_eq!(net.feature_weights.len(), 2 * 768 * 16);
+        let code = emit(&net);
+        assert!(
+            code.contains("pub const INPUTS : usize = 1536"),
+            "{code:.600}"
+        );
+        assert!(code.contains("pub const MIRRORED : bool = true"));
+        // A mirrored table must treat a square and its mirror alike.
+        let mut lopsided = table;
+        lopsided[0] = 1;
+        lopsided[8] = 0;
+        assert!(
+            parse(&king_file(&lopsided, 1))
+                .unwrap_err()
+                .contains("mirror")
+        );
+        assert!(parse(&king_file(&lopsided, 0)).is_ok());
+        // Every bucket up to the largest is used.
+        let mut gap = [0u8; 64];
+        gap[63] = 2;
+        assert!(parse(&king_file(&gap, 0)).unwrap_err().contains("bucket 1"));
+        assert!(parse(&king_file(&table, 2)).unwrap_err().contains("flags"));
+        let bytes = king_file(&table, 1);
+        assert!(parse(&bytes[..40]).unwrap_err().contains("table"));
+        assert!(
+            parse(&bytes[..bytes.len() - 2])
+                .unwrap_err()
+                .contains("expected")
+        );
     }
 
     #[test]

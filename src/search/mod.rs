@@ -302,9 +302,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn evaluate(&mut self) -> Score {
         #[cfg(not(feature = "hce"))]
-        return self
-            .nnue
-            .evaluate(self.pos.side_to_move(), self.pos.occupied().len());
+        return self.nnue.evaluate(&self.pos);
         #[cfg(feature = "hce")]
         return evaluate(&self.pos);
     }

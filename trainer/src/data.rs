@@ -2,12 +2,10 @@
 //! compact feature lists with a target, split into training and validation
 //! by game so one game's positions never sit on both sides.
 
+use crate::inputs::InputLayout;
 use quince::datagen::format::read_games;
 use quince::datagen::training_positions;
 use quince::{Color, Piece, Position};
-
-/// Network inputs: (own, opponent) x 6 pieces x 64 squares.
-pub const INPUTS: usize = 768;
 
 /// Most pieces a legal position has.
 pub const MAX_FEATURES: usize = 32;
@@ -33,26 +31,14 @@ impl Sample {
     }
 }
 
-/// The input feature of a piece seen by `perspective` (the engine's
-/// `quince::eval::nnue::feature`, restated here so the trainer checks the
-/// engine rather than sharing its mistakes; a test compares the two).
-pub fn feature(perspective: Color, color: Color, piece: Piece, square: usize) -> usize {
-    let relative = if color == perspective { 0 } else { 384 };
-    let square = if perspective == Color::White {
-        square
-    } else {
-        square ^ 56
-    };
-    relative + piece.index() * 64 + square
-}
-
-/// The active features of `pos` seen by `perspective`.
-pub fn features(pos: &Position, perspective: Color) -> Vec<u16> {
+/// The active features of `pos` seen by `perspective` under `layout`.
+pub fn features(pos: &Position, perspective: Color, layout: &InputLayout) -> Vec<u16> {
+    let king = pos.king(perspective).index();
     let mut out = Vec::with_capacity(MAX_FEATURES);
     for color in Color::ALL {
         for piece in Piece::ALL {
             for square in pos.colored(color, piece) {
-                out.push(feature(perspective, color, piece, square.index()) as u16);
+                out.push(layout.feature(perspective, king, color, piece, square.index()) as u16);
             }
         }
     }
@@ -62,7 +48,9 @@ pub fn features(pos: &Position, perspective: Color) -> Vec<u16> {
 /// `sample` mirrored left to right (files a and h swapped). The inputs
 /// do not include castling rights, so a position and its mirror image
 /// should evaluate alike: adding mirrors doubles the data and teaches that
-/// symmetry instead of leaving it to chance.
+/// symmetry instead of leaving it to chance. Only for the plain 768 inputs
+/// ([`InputLayout::NONE`]): a king-dependent layout's indices do not mirror
+/// by flipping files (and a mirrored layout has the symmetry built in).
 pub fn mirrored(sample: &Sample) -> Sample {
     let mut m = *sample;
     for f in m.ours.iter_mut().chain(m.theirs.iter_mut()) {
@@ -81,10 +69,16 @@ pub const SCALE: f32 = 400.0;
 
 /// A sample of `pos`: the target blends the search score's win
 /// probability with the game's result, `wdl` being the result's weight.
-pub fn sample(pos: &Position, stm_score: f32, stm_result: f32, wdl: f32) -> Sample {
+pub fn sample(
+    pos: &Position,
+    stm_score: f32,
+    stm_result: f32,
+    wdl: f32,
+    layout: &InputLayout,
+) -> Sample {
     let us = pos.side_to_move();
-    let ours = features(pos, us);
-    let theirs = features(pos, us.flip());
+    let ours = features(pos, us, layout);
+    let theirs = features(pos, us.flip(), layout);
     let mut s = Sample {
         ours: [0; MAX_FEATURES],
         theirs: [0; MAX_FEATURES],
@@ -108,8 +102,14 @@ pub struct DataSet {
     pub results: [usize; 3],
 }
 
-/// Reads and replays every game of `paths`.
-pub fn load(paths: &[String], wdl: f32, valid_every: u32) -> Result<DataSet, String> {
+/// Reads and replays every game of `paths` into samples of `layout`'s
+/// features.
+pub fn load(
+    paths: &[String],
+    wdl: f32,
+    valid_every: u32,
+    layout: &InputLayout,
+) -> Result<DataSet, String> {
     let mut set = DataSet {
         train: Vec::new(),
         valid: Vec::new(),
@@ -140,6 +140,7 @@ pub fn load(paths: &[String], wdl: f32, valid_every: u32) -> Result<DataSet, Str
                     sign * f32::from(p.white_score),
                     stm_result,
                     wdl,
+                    layout,
                 ));
             }
         }
@@ -154,33 +155,55 @@ pub fn load(paths: &[String], wdl: f32, valid_every: u32) -> Result<DataSet, Str
 mod tests {
     use super::*;
 
+    /// The engine's layout, from the constants its network generated.
+    fn engine_layout() -> InputLayout {
+        InputLayout {
+            king_buckets: quince::eval::nnue::KING_BUCKETS,
+            mirrored: quince::eval::nnue::MIRRORED,
+        }
+    }
+
     #[test]
     fn features_match_the_engine() {
-        let pos = Position::from_fen(
+        let layout = engine_layout();
+        assert_eq!(layout.inputs(), quince::eval::nnue::INPUTS);
+        for fen in [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-        )
-        .unwrap();
-        for perspective in Color::ALL {
-            let mut ours = features(&pos, perspective);
-            let mut engine: Vec<u16> = Vec::new();
-            for color in Color::ALL {
-                for piece in Piece::ALL {
-                    for square in pos.colored(color, piece) {
-                        engine.push(
-                            quince::eval::nnue::feature(perspective, color, piece, square) as u16,
-                        );
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for perspective in Color::ALL {
+                let mut ours = features(&pos, perspective, &layout);
+                let mut engine: Vec<u16> = Vec::new();
+                let king = pos.king(perspective);
+                for color in Color::ALL {
+                    for piece in Piece::ALL {
+                        for square in pos.colored(color, piece) {
+                            engine.push(quince::eval::nnue::feature(
+                                perspective,
+                                king,
+                                color,
+                                piece,
+                                square,
+                            ) as u16);
+                        }
                     }
                 }
+                ours.sort_unstable();
+                engine.sort_unstable();
+                assert_eq!(ours, engine, "{fen}");
             }
-            ours.sort_unstable();
-            engine.sort_unstable();
-            assert_eq!(ours, engine);
         }
-        // A white pawn on e2: feature 12 for White, an opponent's pawn on
-        // e7 (flipped) for Black.
-        assert_eq!(feature(Color::White, Color::White, Piece::Pawn, 12), 12);
+        // Without king buckets a white pawn on e2 is feature 12 for White
+        // and an opponent's pawn on e7 (flipped) for Black.
+        let plain = InputLayout::NONE;
         assert_eq!(
-            feature(Color::Black, Color::White, Piece::Pawn, 12),
+            plain.feature(Color::White, 4, Color::White, Piece::Pawn, 12),
+            12
+        );
+        assert_eq!(
+            plain.feature(Color::Black, 60, Color::White, Piece::Pawn, 12),
             384 + 52
         );
     }
@@ -188,9 +211,10 @@ mod tests {
     #[test]
     fn targets_blend_score_and_result() {
         let pos = Position::startpos();
-        assert!((sample(&pos, 0.0, 1.0, 0.0).target - 0.5).abs() < 1e-6);
-        assert!((sample(&pos, 0.0, 1.0, 1.0).target - 1.0).abs() < 1e-6);
-        let s = sample(&pos, 400.0, 0.0, 0.25);
+        let none = &InputLayout::NONE;
+        assert!((sample(&pos, 0.0, 1.0, 0.0, none).target - 0.5).abs() < 1e-6);
+        assert!((sample(&pos, 0.0, 1.0, 1.0, none).target - 1.0).abs() < 1e-6);
+        let s = sample(&pos, 400.0, 0.0, 0.25, none);
         assert!((s.target - 0.75 * sigmoid(1.0)).abs() < 1e-6);
         assert_eq!(s.len, 32);
     }

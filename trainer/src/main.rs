@@ -11,6 +11,7 @@
 //! Exit codes: 0 success, 2 bad input (with `error: ...` on stderr).
 
 mod data;
+mod inputs;
 mod network;
 mod quantised;
 mod train;
@@ -35,7 +36,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Fit a 768 -> HIDDEN x 2 -> 1 network to `.qdg` games and export it.
+    /// Fit a 768 K -> HIDDEN x 2 -> 1 network (K king buckets) to `.qdg`
+    /// games and export it.
     Train(TrainArgs),
     /// Count the games, positions and results in `.qdg` files.
     Stats {
@@ -102,9 +104,18 @@ struct TrainArgs {
     threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Add every training position's left-right mirror image.
+    /// Add every training position's left-right mirror image (plain
+    /// inputs only: a mirrored king-bucket layout has the symmetry built
+    /// in).
     #[arg(long)]
     mirror: bool,
+    /// Input layout: which block of 768 feature weights a side's pieces
+    /// use, by where its own king stands. One of: none (768 inputs, no
+    /// king buckets: v1-v10), mirror (one bucket, mirrored: the board
+    /// flipped left to right when the king is on files e-h), m2, m4, m8
+    /// (mirrored, 2, 4 or 8 king buckets; `inputs.rs` draws them).
+    #[arg(long, default_value = "none")]
+    king_buckets: String,
     /// Start from this float checkpoint (`.qnf`) instead of random weights.
     #[arg(long)]
     init: Option<PathBuf>,
@@ -134,7 +145,7 @@ fn main() -> ExitCode {
 }
 
 fn run_stats(paths: &[String]) -> Result<(), String> {
-    let set = data::load(paths, 0.0, 20)?;
+    let set = data::load(paths, 0.0, 20, &inputs::InputLayout::NONE)?;
     let [white, draws, black] = set.results;
     println!("games          : {}", set.games);
     println!("scored plies   : {}", set.scored);
@@ -151,7 +162,10 @@ fn run_eval(net: &PathBuf, fen: &str) -> Result<(), String> {
     let bytes = std::fs::read(net).map_err(|e| format!("{}: {e}", net.display()))?;
     let q = quantised::Quantised::parse(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
     let pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
-    println!("{}", q.evaluate(&data::sample(&pos, 0.0, 0.5, 0.0)));
+    println!(
+        "{}",
+        q.evaluate(&data::sample(&pos, 0.0, 0.5, 0.0, &q.inputs))
+    );
     Ok(())
 }
 
@@ -164,6 +178,13 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     if !(1..=16).contains(&args.buckets) {
         return Err(format!("--buckets {}: expected 1 to 16", args.buckets));
     }
+    let layout = inputs::InputLayout::named(&args.king_buckets)?;
+    if args.mirror && layout.king_dependent() {
+        return Err(format!(
+            "--mirror adds flipped copies of plain-input samples; with --king-buckets {} the layout is mirrored already (leave --mirror out)",
+            args.king_buckets
+        ));
+    }
     let threads = match args.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -171,7 +192,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     std::fs::create_dir_all(&args.out_dir)
         .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
     let start = std::time::Instant::now();
-    let mut set = data::load(&args.data, args.wdl, args.valid_every.max(1))?;
+    let mut set = data::load(&args.data, args.wdl, args.valid_every.max(1), &layout)?;
     eprintln!(
         "loaded {} games: {} training and {} validation positions in {:.1} s",
         set.games,
@@ -188,12 +209,17 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             Network::load_float(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => Network::random(args.hidden, args.buckets, args.seed),
+        None => Network::random(args.hidden, args.buckets, layout, args.seed),
     };
-    if net.hidden != args.hidden || net.buckets != args.buckets {
+    if net.hidden != args.hidden || net.buckets != args.buckets || net.inputs != layout {
         return Err(format!(
-            "--init has hidden size {} and {} buckets, not {} and {}",
-            net.hidden, net.buckets, args.hidden, args.buckets
+            "--init has hidden size {}, {} buckets and king buckets {}, not {}, {} and {}",
+            net.hidden,
+            net.buckets,
+            net.inputs.name().unwrap_or("(a table of its own)"),
+            args.hidden,
+            args.buckets,
+            args.king_buckets
         ));
     }
     let settings = train::Settings {
@@ -253,6 +279,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         "valid_every": args.valid_every,
         "seed": args.seed,
         "mirror": args.mirror,
+        "king_buckets": args.king_buckets,
         "threads": threads,
         "init": args.init,
         "per_epoch": epochs,

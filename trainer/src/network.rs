@@ -1,13 +1,15 @@
-//! The float network `768 -> H x 2 -> 1` (SCReLU) with `B` output buckets
-//! (one output layer per band of material, chosen by the number of pieces
-//! on the board: [`bucket`]), its gradients, and its quantised export
-//! (`.qnn`, the file the engine embeds).
+//! The float network `768 K -> H x 2 -> 1` (SCReLU) with `K` king buckets
+//! (the input layout: [`InputLayout`]) and `B` output buckets (one output
+//! layer per band of material, chosen by the number of pieces on the
+//! board: [`bucket`]), its gradients, and its quantised export (`.qnn`,
+//! the file the engine embeds).
 //!
 //! Parameters live in one flat `Vec<f32>` (feature weights, feature biases,
 //! output weights, output bias) so the optimiser and the gradient sums are
 //! single loops over slices.
 
-use crate::data::{INPUTS, Sample, sigmoid};
+use crate::data::{Sample, sigmoid};
+use crate::inputs::InputLayout;
 
 /// Scales of the quantised network (the engine's `QA` and `QB`).
 pub const QA: f32 = 255.0;
@@ -24,23 +26,89 @@ pub fn bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
 }
 
-/// The header of a trainer file: `one` (a single bucket) then `u32` H, or
-/// `two` then `u32` H and `u32` buckets. Returns (H, buckets, where the
-/// values start), or `None` for another file.
-pub fn read_header(bytes: &[u8], one: &[u8; 4], two: &[u8; 4]) -> Option<(usize, usize, usize)> {
+/// What a trainer file's header says.
+#[derive(Debug)]
+pub struct Header {
+    pub hidden: usize,
+    pub buckets: usize,
+    pub inputs: InputLayout,
+    /// Where the values start.
+    pub start: usize,
+}
+
+/// Reads the header of a `.qnn` (`kind` b'N') or float checkpoint (b'F'):
+/// `QNx1` then `u32` H (one output bucket, plain inputs); `QNx2` then H
+/// and `u32` buckets; `QNx3` then H, buckets, `u32` flags (bit 0:
+/// mirrored) and the `u8` king-bucket table `[64]`.
+pub fn read_header(bytes: &[u8], kind: u8) -> Result<Header, String> {
     let word = |at: usize| {
         bytes
             .get(at..at + 4)
             .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+            .ok_or("the file ends inside its header")
     };
-    let magic = bytes.get(..4)?;
-    if magic == one {
-        Some((word(4)?, 1, 8))
-    } else if magic == two {
-        Some((word(4)?, word(8)?, 12))
-    } else {
-        None
+    let name = |v: u8| String::from_utf8_lossy(&[b'Q', b'N', kind, v]).into_owned();
+    match bytes.get(..4) {
+        Some([b'Q', b'N', k, b'1']) if *k == kind => Ok(Header {
+            hidden: word(4)?,
+            buckets: 1,
+            inputs: InputLayout::NONE,
+            start: 8,
+        }),
+        Some([b'Q', b'N', k, b'2']) if *k == kind => Ok(Header {
+            hidden: word(4)?,
+            buckets: word(8)?,
+            inputs: InputLayout::NONE,
+            start: 12,
+        }),
+        Some([b'Q', b'N', k, b'3']) if *k == kind => {
+            let flags = word(12)?;
+            if flags > 1 {
+                return Err(format!(
+                    "flags {flags:#x}: only bit 0 (mirrored) is defined"
+                ));
+            }
+            let table = bytes
+                .get(16..80)
+                .ok_or("the file ends inside its king-bucket table")?;
+            Ok(Header {
+                hidden: word(4)?,
+                buckets: word(8)?,
+                inputs: InputLayout::from_table(table.try_into().expect("64 bytes"), flags == 1)?,
+                start: 80,
+            })
+        }
+        _ => Err(format!(
+            "it must start with {}, {} or {}",
+            name(b'1'),
+            name(b'2'),
+            name(b'3')
+        )),
     }
+}
+
+/// The header bytes for `magic` (`b"QNN"` or `b"QNF"`): the oldest format
+/// that holds the network, so a plain network's file is what it always
+/// was (v10's reproduction stays bit for bit).
+fn write_header(magic: &[u8; 3], hidden: usize, buckets: usize, inputs: &InputLayout) -> Vec<u8> {
+    let mut bytes = magic.to_vec();
+    let version = if inputs.king_dependent() {
+        b'3'
+    } else if buckets != 1 || magic == b"QNF" {
+        b'2'
+    } else {
+        b'1'
+    };
+    bytes.push(version);
+    bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+    if version >= b'2' {
+        bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
+    }
+    if version == b'3' {
+        bytes.extend_from_slice(&u32::from(inputs.mirrored).to_le_bytes());
+        bytes.extend_from_slice(&inputs.king_buckets);
+    }
+    bytes
 }
 
 /// Float weights.
@@ -49,6 +117,8 @@ pub struct Network {
     pub hidden: usize,
     /// Output buckets (1: a single output layer, the `QNN1` format).
     pub buckets: usize,
+    /// Which feature weights a position's pieces use.
+    pub inputs: InputLayout,
     pub params: Vec<f32>,
 }
 
@@ -62,9 +132,10 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Output weights are `[bucket][2H]`, output biases `[bucket]`.
-    pub fn new(hidden: usize, buckets: usize) -> Layout {
-        let feature_biases = INPUTS * hidden;
+    /// Feature weights are `[inputs][H]`, output weights `[bucket][2H]`,
+    /// output biases `[bucket]`.
+    pub fn new(hidden: usize, buckets: usize, inputs: usize) -> Layout {
+        let feature_biases = inputs * hidden;
         let output_weights = feature_biases + hidden;
         let output_bias = output_weights + 2 * hidden * buckets;
         Layout {
@@ -105,8 +176,8 @@ impl Network {
     /// Random feature weights (±0.1: about 30 pieces sum to an accumulator
     /// spread of a few tenths, inside SCReLU's active range) and output
     /// weights (±1/sqrt(2H)); biases zero.
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
-        let layout = Layout::new(hidden, buckets);
+    pub fn random(hidden: usize, buckets: usize, inputs: InputLayout, seed: u64) -> Network {
+        let layout = Layout::new(hidden, buckets, inputs.inputs());
         let mut rng = SplitMix64(seed);
         let mut params = vec![0.0; layout.len];
         for w in &mut params[..layout.feature_biases] {
@@ -119,12 +190,13 @@ impl Network {
         Network {
             hidden,
             buckets,
+            inputs,
             params,
         }
     }
 
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden, self.buckets)
+        Layout::new(self.hidden, self.buckets, self.inputs.inputs())
     }
 
     /// Offset of `sample`'s output weights in `params` (its bucket's
@@ -219,19 +291,12 @@ impl Network {
     }
 
     /// The quantised `.qnn` file (format in `codegen/src/network.rs`):
-    /// `QNN1` for one bucket (the format before buckets, unchanged),
-    /// `QNN2` with the bucket count after H otherwise.
+    /// `QNN1` for one bucket and plain inputs (the format before buckets,
+    /// unchanged), `QNN2` with the bucket count after H, `QNN3` with the
+    /// king-bucket layout as well.
     pub fn export(&self) -> Vec<u8> {
         let l = self.layout();
-        let mut bytes = if self.buckets == 1 {
-            b"QNN1".to_vec()
-        } else {
-            b"QNN2".to_vec()
-        };
-        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        if self.buckets != 1 {
-            bytes.extend_from_slice(&(self.buckets as u32).to_le_bytes());
-        }
+        let mut bytes = write_header(b"QNN", self.hidden, self.buckets, &self.inputs);
         let q16 = |x: f32, scale: f32| (x * scale).round().clamp(-32768.0, 32767.0) as i16;
         for &w in &self.params[..l.output_weights] {
             bytes.extend_from_slice(&q16(w, QA).to_le_bytes());
@@ -247,11 +312,10 @@ impl Network {
     }
 
     /// Float checkpoint: `QNF2`, `u32` H, `u32` buckets, then every
-    /// parameter as f32 (`QNF1`, without the bucket count, is one bucket).
+    /// parameter as f32 (`QNF1`, without the bucket count, is one bucket;
+    /// `QNF3` adds the king-bucket layout as `QNN3` does).
     pub fn save_float(&self) -> Vec<u8> {
-        let mut bytes = b"QNF2".to_vec();
-        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        bytes.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        let mut bytes = write_header(b"QNF", self.hidden, self.buckets, &self.inputs);
         for p in &self.params {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
@@ -260,16 +324,21 @@ impl Network {
 
     /// Reads a float checkpoint written by [`Network::save_float`].
     pub fn load_float(bytes: &[u8]) -> Result<Network, String> {
-        let (hidden, buckets, start) = read_header(bytes, b"QNF1", b"QNF2")
-            .ok_or("not a float checkpoint (it must start with QNF1 or QNF2)")?;
+        let Header {
+            hidden,
+            buckets,
+            inputs,
+            start,
+        } = read_header(bytes, b'F').map_err(|e| format!("not a float checkpoint: {e}"))?;
         if hidden == 0 || buckets == 0 {
             return Err(format!("hidden size {hidden}, {buckets} buckets"));
         }
-        let expected = start + 4 * Layout::new(hidden, buckets).len;
+        let expected = start + 4 * Layout::new(hidden, buckets, inputs.inputs()).len;
         if bytes.len() != expected {
             return Err(format!(
-                "{} bytes, expected {expected} for hidden size {hidden} and {buckets} buckets",
-                bytes.len()
+                "{} bytes, expected {expected} for hidden size {hidden}, {buckets} buckets and {} inputs",
+                bytes.len(),
+                inputs.inputs()
             ));
         }
         let params = bytes[start..]
@@ -279,6 +348,7 @@ impl Network {
         Ok(Network {
             hidden,
             buckets,
+            inputs,
             params,
         })
     }

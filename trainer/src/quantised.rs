@@ -2,8 +2,9 @@
 //! the engine's integer arithmetic, written independently of the engine
 //! (`quince::eval::nnue`) so the two can check each other.
 
-use crate::data::{INPUTS, Sample};
-use crate::network::{bucket, read_header};
+use crate::data::Sample;
+use crate::inputs::InputLayout;
+use crate::network::{Header, bucket, read_header};
 
 const QA: i32 = 255;
 const QB: i32 = 64;
@@ -13,6 +14,8 @@ const SCALE: i64 = 400;
 pub struct Quantised {
     pub hidden: usize,
     pub buckets: usize,
+    /// The input layout the file names (samples must be built with it).
+    pub inputs: InputLayout,
     feature_weights: Vec<i16>,
     feature_biases: Vec<i16>,
     /// `[bucket][2H]`.
@@ -22,9 +25,13 @@ pub struct Quantised {
 
 impl Quantised {
     pub fn parse(bytes: &[u8]) -> Result<Quantised, String> {
-        let (hidden, buckets, start) = read_header(bytes, b"QNN1", b"QNN2")
-            .ok_or("not a .qnn network (it must start with QNN1 or QNN2)")?;
-        let words = INPUTS * hidden + hidden + 2 * hidden * buckets;
+        let Header {
+            hidden,
+            buckets,
+            inputs,
+            start,
+        } = read_header(bytes, b'N').map_err(|e| format!("not a .qnn network: {e}"))?;
+        let words = inputs.inputs() * hidden + hidden + 2 * hidden * buckets;
         if hidden == 0 || buckets == 0 || bytes.len() != start + 2 * words + 4 * buckets {
             return Err(format!(
                 "{} bytes: not a network of hidden size {hidden} with {buckets} buckets",
@@ -35,7 +42,7 @@ impl Quantised {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        let (feature_weights, rest) = values.split_at(INPUTS * hidden);
+        let (feature_weights, rest) = values.split_at(inputs.inputs() * hidden);
         let (feature_biases, output_weights) = rest.split_at(hidden);
         let output_biases = bytes[start + 2 * words..]
             .chunks_exact(4)
@@ -44,6 +51,7 @@ impl Quantised {
         Ok(Quantised {
             hidden,
             buckets,
+            inputs,
             feature_weights: feature_weights.to_vec(),
             feature_biases: feature_biases.to_vec(),
             output_weights: output_weights.to_vec(),

@@ -3,6 +3,7 @@
 //! a small fit that must reduce its loss.
 
 use crate::data::{Sample, sample};
+use crate::inputs::InputLayout;
 use crate::network::{Network, SplitMix64};
 use crate::quantised::Quantised;
 use crate::train::{Settings, loss, train};
@@ -16,6 +17,10 @@ const FENS: [&str; 4] = [
 ];
 
 fn samples() -> Vec<Sample> {
+    samples_of(&InputLayout::NONE)
+}
+
+fn samples_of(layout: &InputLayout) -> Vec<Sample> {
     FENS.iter()
         .enumerate()
         .map(|(i, fen)| {
@@ -24,6 +29,7 @@ fn samples() -> Vec<Sample> {
                 80.0 * i as f32 - 100.0,
                 0.5,
                 0.2,
+                layout,
             )
         })
         .collect()
@@ -31,7 +37,7 @@ fn samples() -> Vec<Sample> {
 
 #[test]
 fn gradients_match_finite_differences() {
-    let mut net = Network::random(16, 1, 3);
+    let mut net = Network::random(16, 1, InputLayout::NONE, 3);
     // Biases away from zero so that some accumulators sit inside (0, 1),
     // where SCReLU has a slope.
     let l = net.layout();
@@ -71,7 +77,7 @@ fn gradients_match_finite_differences() {
 #[test]
 fn quantised_evaluation_follows_the_float_network() {
     let mut rng = SplitMix64(9);
-    let mut net = Network::random(32, 1, 5);
+    let mut net = Network::random(32, 1, InputLayout::NONE, 5);
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
@@ -88,7 +94,7 @@ fn quantised_evaluation_follows_the_float_network() {
 
 #[test]
 fn checkpoints_and_exports_round_trip() {
-    let net = Network::random(16, 1, 1);
+    let net = Network::random(16, 1, InputLayout::NONE, 1);
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
     let exported = net.export();
     assert_eq!(exported.len(), 8 + 2 * (768 * 16 + 3 * 16) + 4);
@@ -100,7 +106,7 @@ fn checkpoints_and_exports_round_trip() {
 #[test]
 fn bucketed_networks_pick_their_bucket_and_survive_export() {
     let mut rng = SplitMix64(11);
-    let mut net = Network::random(32, 8, 6);
+    let mut net = Network::random(32, 8, InputLayout::NONE, 6);
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
@@ -156,7 +162,7 @@ fn buckets_split_the_piece_count_evenly() {
 fn training_reduces_the_loss() {
     let data = samples();
     let mut train_set: Vec<Sample> = data.iter().cycle().take(64).copied().collect();
-    let mut net = Network::random(16, 1, 2);
+    let mut net = Network::random(16, 1, InputLayout::NONE, 2);
     let before = loss(&net, &data, 2);
     let settings = Settings {
         epochs: 30,
@@ -179,8 +185,15 @@ fn training_reduces_the_loss() {
 fn a_mirrored_sample_is_the_mirrored_position() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1";
     let mirror = "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R w - - 0 1";
-    let a = crate::data::mirrored(&sample(&Position::from_fen(fen).unwrap(), 0.0, 0.5, 0.0));
-    let b = sample(&Position::from_fen(mirror).unwrap(), 0.0, 0.5, 0.0);
+    let none = &InputLayout::NONE;
+    let a = crate::data::mirrored(&sample(
+        &Position::from_fen(fen).unwrap(),
+        0.0,
+        0.5,
+        0.0,
+        none,
+    ));
+    let b = sample(&Position::from_fen(mirror).unwrap(), 0.0, 0.5, 0.0, none);
     let sorted = |f: &[u16]| {
         let mut v = f.to_vec();
         v.sort_unstable();
@@ -188,4 +201,52 @@ fn a_mirrored_sample_is_the_mirrored_position() {
     };
     assert_eq!(sorted(a.ours()), sorted(b.ours()));
     assert_eq!(sorted(a.theirs()), sorted(b.theirs()));
+    // A mirrored layout sees a position and its mirror image alike,
+    // without adding mirrored samples.
+    let m4 = &InputLayout::named("m4").unwrap();
+    let a = sample(&Position::from_fen(fen).unwrap(), 0.0, 0.5, 0.0, m4);
+    let b = sample(&Position::from_fen(mirror).unwrap(), 0.0, 0.5, 0.0, m4);
+    assert_eq!(sorted(a.ours()), sorted(b.ours()));
+    assert_eq!(sorted(a.theirs()), sorted(b.theirs()));
+}
+
+#[test]
+fn king_bucketed_networks_survive_export_and_learn_their_own_weights() {
+    let layout = InputLayout::named("m4").unwrap();
+    let mut rng = SplitMix64(13);
+    let mut net = Network::random(16, 2, layout, 7);
+    for p in &mut net.params {
+        *p += 0.05 * rng.symmetric();
+    }
+    assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
+    let exported = net.export();
+    assert_eq!(&exported[..4], b"QNN3");
+    assert_eq!(
+        exported.len(),
+        80 + 2 * (4 * 768 * 16 + 16 + 2 * 2 * 16) + 4 * 2
+    );
+    let q = Quantised::parse(&exported).unwrap();
+    assert_eq!(q.inputs, layout);
+    for s in samples_of(&layout) {
+        let float_cp = net.output(&s) * 400.0;
+        let int_cp = q.evaluate(&s) as f32;
+        assert!(
+            (float_cp - int_cp).abs() <= 5.0 + 0.02 * float_cp.abs(),
+            "float {float_cp}, quantised {int_cp}"
+        );
+    }
+    // The start position's kings are on their back rank's centre (bucket
+    // 1 of m4): the gradient reaches that block of feature weights only.
+    let s = samples_of(&layout)[0];
+    let mut grad = vec![0.0; net.params.len()];
+    net.backward(&s, &mut grad);
+    let block = |b: usize| &grad[b * 768 * 16..(b + 1) * 768 * 16];
+    assert!(block(1).iter().any(|&g| g != 0.0));
+    for other in [0, 2, 3] {
+        assert!(block(other).iter().all(|&g| g == 0.0), "block {other}");
+    }
+    // A file whose table breaks the rules is refused.
+    let mut bad = exported.clone();
+    bad[16] = 9;
+    assert!(Quantised::parse(&bad).is_err());
 }

@@ -1,10 +1,15 @@
 //! NNUE: an efficiently updatable neural network evaluation, trained by
 //! `quince-train` on Quince's own self-play games (`quince datagen`).
 //!
-//! The network is `768 -> HIDDEN x 2 -> 1`, with `BUCKETS` output layers:
-//! * 768 inputs, one per (own/opponent colour, piece, square), seen from
-//!   each side: for Black the board is flipped vertically, so both sides
-//!   share one set of feature weights ([`feature`]).
+//! The network is `768 K -> HIDDEN x 2 -> 1`, with `BUCKETS` output layers:
+//! * 768 inputs per king bucket, one per (own/opponent colour, piece,
+//!   square), seen from each side: for Black the board is flipped
+//!   vertically, so both sides share one set of feature weights
+//!   ([`feature`]). With `K` king buckets each region of the
+//!   perspective's own king has its own 768 weights, and a mirrored
+//!   network flips the board left to right for a perspective whose king
+//!   is on files e-h. The committed network may have one king bucket and
+//!   no mirroring, which is the plain 768 inputs.
 //! * The feature transformer sums the weight rows of the pieces on the
 //!   board into an **accumulator** per side. A move changes two to four
 //!   inputs, so the search updates the accumulators by adding and
@@ -43,12 +48,12 @@ const MAX_EVAL: i64 = 20_000;
 pub struct Vector<const N: usize>(pub [i16; N]);
 
 /// The quantised network's weights: `N` hidden units per side, `B` output
-/// buckets.
+/// buckets, `I` input features (768 per king bucket).
 #[derive(Debug)]
-pub struct Network<const N: usize, const B: usize> {
+pub struct Network<const N: usize, const B: usize, const I: usize> {
     /// One row per input feature, added to the accumulator when the piece
     /// appears and subtracted when it leaves.
-    pub feature_weights: [[i16; N]; 768],
+    pub feature_weights: [[i16; N]; I],
     /// The accumulator's starting value for each side, before any piece
     /// row is added (scaled by [`QA`]).
     pub feature_biases: Vector<N>,
@@ -68,29 +73,64 @@ pub const fn bucket(pieces: u32, buckets: usize) -> usize {
     if b < buckets { b } else { buckets - 1 }
 }
 
-/// The generated `HIDDEN` and `NETWORK` (see `codegen::network`).
+/// The generated network and its input layout (see `codegen::network`).
 #[allow(clippy::unreadable_literal, clippy::large_const_arrays)]
 mod generated {
     use super::{Network, Vector};
     include!(concat!(env!("OUT_DIR"), "/network.rs"));
 }
-pub use generated::{BUCKETS, HIDDEN, NETWORK};
+pub use generated::{BUCKETS, HIDDEN, INPUTS, KING_BUCKET_COUNT, KING_BUCKETS, MIRRORED, NETWORK};
+
+/// Whether the perspective's own king decides which weights its pieces
+/// use (king buckets or mirroring). Without, a king move is an update like
+/// any other, and the code that tracks kings folds away.
+pub const KING_DEPENDENT: bool = KING_BUCKET_COUNT > 1 || MIRRORED;
+
+/// What `perspective`'s own king on `king` selects: its king bucket times
+/// two, plus one if the board is mirrored. Two positions with the same
+/// view for a perspective share its feature indices; a king move that
+/// changes the view makes the accumulator start again from the pieces.
+#[inline]
+pub const fn king_view(perspective: Color, king: Square) -> u8 {
+    let relative = match perspective {
+        Color::White => king.index(),
+        Color::Black => king.index() ^ 56,
+    };
+    let mirror = MIRRORED && relative & 7 >= 4;
+    KING_BUCKETS[relative] * 2 + mirror as u8
+}
 
 /// The input feature of `piece` of `color` on `square`, seen by
-/// `perspective`: own pieces first, then the opponent's; Black sees the
-/// board flipped, so "own pawn on the second rank" is one feature for both.
+/// `perspective` whose own king stands on `king`: own pieces first, then
+/// the opponent's; Black sees the board flipped, so "own pawn on the
+/// second rank" is one feature for both; then the king's view (see
+/// [`king_view`]) picks the bucket's block of 768 and, mirrored, flips
+/// the files.
 #[inline]
-pub const fn feature(perspective: Color, color: Color, piece: Piece, square: Square) -> usize {
+pub const fn feature(
+    perspective: Color,
+    king: Square,
+    color: Color,
+    piece: Piece,
+    square: Square,
+) -> usize {
     let relative = if color.index() == perspective.index() {
         0
     } else {
         384
     };
-    let square = match perspective {
+    let mut square = match perspective {
         Color::White => square.index(),
         Color::Black => square.index() ^ 56,
     };
-    relative + piece.index() * 64 + square
+    if !KING_DEPENDENT {
+        return relative + piece.index() * 64 + square;
+    }
+    let view = king_view(perspective, king) as usize;
+    if view & 1 == 1 {
+        square ^= 7;
+    }
+    (view >> 1) * 768 + relative + piece.index() * 64 + square
 }
 
 /// Both sides' accumulators of one position.
@@ -102,23 +142,11 @@ pub struct Accumulator {
 
 impl Accumulator {
     /// Sums the feature rows of every piece of `pos` (the slow path: the
-    /// search does this only at the root).
+    /// search does this at the root, and for one side after a king move
+    /// that changes that side's view).
     pub fn from_position(pos: &Position) -> Accumulator {
-        let mut acc = Accumulator {
-            sides: [NETWORK.feature_biases; 2],
-        };
-        for color in Color::ALL {
-            for piece in Piece::ALL {
-                for square in pos.colored(color, piece) {
-                    for perspective in Color::ALL {
-                        let row =
-                            &NETWORK.feature_weights[feature(perspective, color, piece, square)];
-                        add_row(&mut acc.sides[perspective.index()].0, row);
-                    }
-                }
-            }
-        }
-        acc
+        let sides = Color::ALL.map(|perspective| side_from_position(pos, perspective));
+        Accumulator { sides }
     }
 
     /// The evaluation in centipawns for `side_to_move`, with `pieces`
@@ -134,6 +162,22 @@ impl Accumulator {
         // Never a mate score, whatever the weights.
         centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
     }
+}
+
+/// `perspective`'s accumulator of `pos`, summed from its pieces.
+pub(crate) fn side_from_position(pos: &Position, perspective: Color) -> Vector<HIDDEN> {
+    let mut side = NETWORK.feature_biases;
+    let king = pos.king(perspective);
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for square in pos.colored(color, piece) {
+                let row =
+                    &NETWORK.feature_weights[feature(perspective, king, color, piece, square)];
+                add_row(&mut side.0, row);
+            }
+        }
+    }
+    side
 }
 
 #[inline]
@@ -155,16 +199,49 @@ mod tests {
 
     #[test]
     fn features_flip_for_black_and_split_own_from_opponent() {
-        let e2 = Square::parse("e2").unwrap();
-        assert_eq!(feature(Color::White, Color::White, Piece::Pawn, e2), 12);
+        let sq = |s| Square::parse(s).unwrap();
+        // Kings on their home squares: the view of both sides is the same
+        // (both see their king on e1, their own back rank).
+        let (wk, bk) = (sq("e1"), sq("e8"));
+        assert_eq!(king_view(Color::White, wk), king_view(Color::Black, bk));
+        // Features within the kings' block, before any mirroring.
+        let base = |perspective, king| {
+            let view = king_view(perspective, king) as usize;
+            (view >> 1) * 768
+        };
+        let files = |perspective, king, index: usize| {
+            if king_view(perspective, king) & 1 == 1 {
+                index ^ 7
+            } else {
+                index
+            }
+        };
+        let e2 = sq("e2");
         assert_eq!(
-            feature(Color::Black, Color::White, Piece::Pawn, e2),
-            384 + 52
+            feature(Color::White, wk, Color::White, Piece::Pawn, e2),
+            base(Color::White, wk) + files(Color::White, wk, 12)
         );
-        let e7 = Square::parse("e7").unwrap();
-        assert_eq!(feature(Color::Black, Color::Black, Piece::Pawn, e7), 12);
-        let h8 = Square::parse("h8").unwrap();
-        assert_eq!(feature(Color::White, Color::Black, Piece::King, h8), 767);
+        assert_eq!(
+            feature(Color::Black, bk, Color::White, Piece::Pawn, e2),
+            base(Color::Black, bk) + 384 + files(Color::Black, bk, 52)
+        );
+        let e7 = sq("e7");
+        assert_eq!(
+            feature(Color::Black, bk, Color::Black, Piece::Pawn, e7),
+            feature(Color::White, wk, Color::White, Piece::Pawn, e2)
+        );
+        let h8 = sq("h8");
+        assert_eq!(
+            feature(Color::White, wk, Color::Black, Piece::King, h8),
+            base(Color::White, wk) + 384 + 320 + files(Color::White, wk, 63)
+        );
+        // Every feature of every king square indexes the network.
+        for king in (0..64).map(Square::new) {
+            for square in (0..64).map(Square::new) {
+                let f = feature(Color::Black, king, Color::White, Piece::Queen, square);
+                assert!(f < INPUTS);
+            }
+        }
     }
 
     #[test]
