@@ -20,6 +20,9 @@
 //! * [`limits`]: depth/node/time limits, the time budget, stop signals.
 //! * [`draw`], [`score`]: draw rules and mate-score encoding.
 //!
+//! The static evaluation every pruning decision reads is corrected by the
+//! correction history first.
+//!
 //! Selectivity, from the root down: mate-distance pruning, transposition
 //! cut-offs (not at PV nodes), internal iterative reduction without a hash
 //! move, reverse futility pruning and null-move pruning (not in check, not
