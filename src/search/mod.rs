@@ -12,11 +12,16 @@
 //!   without locks by the threads of `smp` (Lazy SMP).
 //! * [`ordering`]: hash move, SEE/MVV-LVA captures, killers, history
 //!   (the tables in `history`: butterfly and continuation).
+//! * `correction`: correction history, the static evaluation's recent
+//!   error by pawn structure and by each side's other pieces.
 //! * [`see`]: static exchange evaluation.
 //! * [`params`]: the selectivity's tunable constants (margins, depths,
 //!   reduction coefficients), UCI options in a `--features tune` build.
 //! * [`limits`]: depth/node/time limits, the time budget, stop signals.
 //! * [`draw`], [`score`]: draw rules and mate-score encoding.
+//!
+//! The static evaluation every pruning decision reads is corrected by the
+//! correction history first.
 //!
 //! Selectivity, from the root down: mate-distance pruning, transposition
 //! cut-offs (not at PV nodes), internal iterative reduction without a hash
@@ -32,6 +37,7 @@
 //! consulted for time limits, so `quince bench` has a stable node count.
 
 mod best_move;
+mod correction;
 pub mod draw;
 mod history;
 mod iterate;
@@ -59,6 +65,7 @@ use crate::movegen::{MoveList, has_legal_move, legal_moves};
 use crate::position::Position;
 use crate::types::{Move, Piece};
 pub use best_move::{SearchResult, UNBOUNDED_DEPTH, Value, best_move, best_move_with_history};
+use correction::CorrectionHistory;
 use limits::Budget;
 pub use limits::{Limits, Signals};
 use ordering::{Ordering, is_tactical, mvv_lva, pick};
@@ -201,6 +208,7 @@ struct Searcher<'a> {
     null: Vec<bool>,
     root_index: usize,
     ordering: Ordering,
+    correction: CorrectionHistory,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [Score; MAX_PLY + 2],
@@ -260,6 +268,7 @@ impl<'a> Searcher<'a> {
             keys,
             null,
             ordering: Ordering::default(),
+            correction: CorrectionHistory::default(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],

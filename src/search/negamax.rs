@@ -70,13 +70,20 @@ impl Searcher<'_> {
         } else {
             depth
         };
-        let static_eval = if in_check {
+        // The table keeps the raw evaluation: the correction history keeps
+        // learning, so its view is added afresh on every use.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             }
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.correction.correct(&self.pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -219,8 +226,21 @@ impl Searcher<'_> {
             // The result is about the node without its best move: not for the table.
             return found.score;
         }
+        // The evaluation's error, where the result shows it: a bound on the
+        // evaluation's far side says nothing, a capture's result is about
+        // the capture more than the position, and mates are not errors.
+        let shows_error = match bound {
+            Bound::Lower => found.score > static_eval,
+            Bound::Upper => found.score < static_eval,
+            Bound::Exact => true,
+        };
+        let quiet_best = found.mv == Move::NULL || !is_tactical(&self.pos, found.mv);
+        if !in_check && quiet_best && shows_error && !is_mate(found.score) {
+            self.correction
+                .update(&self.pos, static_eval, found.score, depth);
+        }
         self.tt
-            .store(key, ply, found.mv, found.score, static_eval, depth, bound);
+            .store(key, ply, found.mv, found.score, raw_eval, depth, bound);
         found.score
     }
 

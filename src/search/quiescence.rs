@@ -33,13 +33,18 @@ impl Searcher<'_> {
             return e.score;
         }
         let mut found = Found::NONE;
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             }
+        };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            self.correction.correct(&self.pos, raw_eval)
         };
         if !in_check {
             if stand_pat >= beta {
@@ -99,7 +104,7 @@ impl Searcher<'_> {
             }
         }
         let bound = bound_of(found.score, alpha, original_alpha, beta);
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         self.tt
             .store(key, ply, found.mv, found.score, eval, 0, bound);
         found.score
