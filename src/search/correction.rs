@@ -19,6 +19,7 @@
 //! what the others have not yet corrected; and its `i16` tables (192 KiB)
 //! stay in the L2 cache.
 
+use super::history::gravity;
 use super::score::{MATE_BOUND, Score};
 use crate::position::Position;
 use crate::types::{Color, Piece};
@@ -101,10 +102,9 @@ fn keys(pos: &Position) -> Keys {
 
 /// Moves `entry` by `step`, more slowly the fuller it is (history gravity).
 #[inline]
-fn gravity(entry: &mut i16, step: i32) {
-    let e = i32::from(*entry);
+fn step_towards(entry: &mut i16, step: i32) {
     // Within +-LIMIT (< i16::MAX) while |step| <= LIMIT.
-    *entry = (e + step - e * step.abs() / LIMIT) as i16;
+    *entry = gravity(i32::from(*entry), step, LIMIT) as i16;
 }
 
 impl CorrectionHistory {
@@ -130,9 +130,9 @@ impl CorrectionHistory {
         let side = pos.side_to_move().index();
         let k = keys(pos);
         let step = ((best - eval) * GRAIN * depth.min(16) / 32).clamp(-MAX_STEP, MAX_STEP);
-        gravity(&mut self.pawn[side][k.pawn], step);
-        gravity(&mut self.non_pawn[side][0][k.non_pawn[0]], step);
-        gravity(&mut self.non_pawn[side][1][k.non_pawn[1]], step);
+        step_towards(&mut self.pawn[side][k.pawn], step);
+        step_towards(&mut self.non_pawn[side][0][k.non_pawn[0]], step);
+        step_towards(&mut self.non_pawn[side][1][k.non_pawn[1]], step);
     }
 }
 

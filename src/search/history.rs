@@ -68,10 +68,12 @@ impl Default for QuietHistory {
     }
 }
 
-/// Moves `entry` towards `bonus`'s sign, more slowly the fuller it is.
+/// Moves `entry` towards `bonus`'s sign, more slowly the fuller it is
+/// ("history gravity"): an entry that starts within +-`limit` stays there
+/// while |`bonus`| <= `limit`. The correction history's tables use it too.
 #[inline]
-fn gravity(entry: i32, bonus: i32) -> i32 {
-    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+pub(super) fn gravity(entry: i32, bonus: i32, limit: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / limit
 }
 
 impl QuietHistory {
@@ -108,14 +110,14 @@ impl QuietHistory {
         bonus: i32,
     ) {
         let entry = &mut self.butterfly[color.index()][mv.from().index()][mv.to().index()];
-        *entry = gravity(*entry, bonus);
+        *entry = gravity(*entry, bonus, HISTORY_MAX);
         for prev in previous {
             if prev == PieceTo::NONE {
                 continue;
             }
             let entry = &mut self.continuation[prev.index_before(current)];
             // In range: gravity keeps the value within +-HISTORY_MAX.
-            *entry = gravity(i32::from(*entry), bonus) as i16;
+            *entry = gravity(i32::from(*entry), bonus, HISTORY_MAX) as i16;
         }
     }
 }
