@@ -306,6 +306,25 @@ impl<'a> Searcher<'a> {
         self.nnue.pop();
     }
 
+    /// The current position's static evaluation, raw (what the table
+    /// keeps, from `entry` if the position has one) and corrected by the
+    /// correction history (what the search reads): the correction keeps
+    /// learning, so it is added afresh on every use. Both `-INFINITY` in
+    /// check, where no static evaluation stands. Always inlined: as a call
+    /// of its own it cost 0.3 % more instructions in `quince bench -d 9`
+    /// than written out in both callers (callgrind).
+    #[inline(always)]
+    fn static_evals(&mut self, entry: Option<tt::Entry>, in_check: bool) -> (Score, Score) {
+        if in_check {
+            return (-INFINITY, -INFINITY);
+        }
+        let raw = match entry {
+            Some(e) => e.eval,
+            None => self.evaluate(),
+        };
+        (raw, self.correction.correct(&self.pos, raw))
+    }
+
     /// The static evaluation of the current position: the NNUE network,
     /// or with the `hce` feature the hand-written evaluation.
     #[inline]

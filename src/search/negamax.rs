@@ -70,21 +70,7 @@ impl Searcher<'_> {
         } else {
             depth
         };
-        // The table keeps the raw evaluation: the correction history keeps
-        // learning, so its view is added afresh on every use.
-        let raw_eval = if in_check {
-            -INFINITY
-        } else {
-            match entry {
-                Some(e) => e.eval,
-                None => self.evaluate(),
-            }
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.correction.correct(&self.pos, raw_eval)
-        };
+        let (raw_eval, static_eval) = self.static_evals(entry, in_check);
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 

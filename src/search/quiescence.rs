@@ -33,19 +33,7 @@ impl Searcher<'_> {
             return e.score;
         }
         let mut found = Found::NONE;
-        let raw_eval = if in_check {
-            -INFINITY
-        } else {
-            match entry {
-                Some(e) => e.eval,
-                None => self.evaluate(),
-            }
-        };
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            self.correction.correct(&self.pos, raw_eval)
-        };
+        let (raw_eval, stand_pat) = self.static_evals(entry, in_check);
         if !in_check {
             if stand_pat >= beta {
                 return stand_pat;
