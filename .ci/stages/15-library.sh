@@ -55,4 +55,12 @@ cargo test --features serde --test serde
 # Ready to publish: the workspace's publishable crates (quince-codegen,
 # then quince, which depends on it) package and verify as `cargo publish`
 # would, without uploading. --allow-dirty: CI's tree holds build outputs.
-cargo publish --workspace --dry-run --allow-dirty
+# Cargo verifies quince against the packed quince-codegen through a
+# temporary local registry, and treats a registry crate of a given version
+# as immutable: it unpacks it under $CARGO_HOME/registry/src/-<hash>/ once,
+# and a target directory that built it once never rebuilds it. An earlier
+# run with the same version number would verify against its stale codegen
+# (CI failed so on 2026-11-29: a codegen from before king buckets). So the
+# unpacked copies go first, and verification builds in a fresh directory.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/quince-* target/publish-verify
+cargo publish --workspace --dry-run --allow-dirty --target-dir target/publish-verify
