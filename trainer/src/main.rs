@@ -116,6 +116,11 @@ struct TrainArgs {
     /// (mirrored, 2, 4 or 8 king buckets; `inputs.rs` draws them).
     #[arg(long, default_value = "none")]
     king_buckets: String,
+    /// Train king buckets with a factoriser: 768 shared feature weights
+    /// that every bucket adds to its own, learnt from all positions (the
+    /// exported network holds the sums). Needs two king buckets or more.
+    #[arg(long)]
+    factorise: bool,
     /// Start from this float checkpoint (`.qnf`) instead of random weights.
     #[arg(long)]
     init: Option<PathBuf>,
@@ -185,6 +190,12 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
             args.king_buckets
         ));
     }
+    if args.factorise && layout.king_bucket_count() < 2 {
+        return Err(format!(
+            "--factorise shares weights between king buckets; --king-buckets {} has one",
+            args.king_buckets
+        ));
+    }
     let threads = match args.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -211,6 +222,9 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         }
         None => Network::random(args.hidden, args.buckets, layout, args.seed),
     };
+    if args.factorise {
+        net.factorise();
+    }
     if net.hidden != args.hidden || net.buckets != args.buckets || net.inputs != layout {
         return Err(format!(
             "--init has hidden size {}, {} buckets and king buckets {}, not {}, {} and {}",
@@ -280,6 +294,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         "seed": args.seed,
         "mirror": args.mirror,
         "king_buckets": args.king_buckets,
+        "factorise": args.factorise,
         "threads": threads,
         "init": args.init,
         "per_epoch": epochs,

@@ -119,6 +119,9 @@ pub struct Network {
     pub buckets: usize,
     /// Which feature weights a position's pieces use.
     pub inputs: InputLayout,
+    /// Every parameter in [`Layout`]'s order; while training a factorised
+    /// network (see [`Network::factorise`]), followed by the 768 x H
+    /// shared feature weights.
     pub params: Vec<f32>,
 }
 
@@ -199,6 +202,50 @@ impl Network {
         Layout::new(self.hidden, self.buckets, self.inputs.inputs())
     }
 
+    /// Adds a factoriser: 768 x H feature weights shared by every king
+    /// bucket, which each bucketed feature adds to its own row (starting
+    /// at zero, so the network's output is unchanged). With king buckets
+    /// each bucket's rows see only the positions with the king there (a
+    /// quarter of the data for m4, less for a rare bucket); the shared rows
+    /// learn what a piece on a square is worth wherever the king is, from
+    /// every position, and the buckets only the differences. Exported and
+    /// saved networks carry the sum, in the plain layout.
+    pub fn factorise(&mut self) {
+        if !self.factorised() {
+            let len = self.params.len() + 768 * self.hidden;
+            self.params.resize(len, 0.0);
+        }
+    }
+
+    /// Whether the network trains with a factoriser.
+    pub fn factorised(&self) -> bool {
+        self.params.len() > self.layout().len
+    }
+
+    /// The offset of feature `f`'s shared row, if factorised.
+    #[inline]
+    fn factor_row(&self, f: u16) -> Option<usize> {
+        let start = self.layout().len;
+        (self.params.len() > start).then(|| start + (usize::from(f) % 768) * self.hidden)
+    }
+
+    /// The parameters in [`Layout`]'s order with the factoriser's rows
+    /// added to every bucket's (each weight kept within ±[`CLIP`], as
+    /// the quantisation expects), or as they are without one.
+    pub fn merged_params(&self) -> Vec<f32> {
+        let l = self.layout();
+        let h = self.hidden;
+        let mut params = self.params[..l.len].to_vec();
+        if self.factorised() {
+            let shared = &self.params[l.len..];
+            for (i, w) in params[..l.feature_biases].iter_mut().enumerate() {
+                let (feature, j) = (i / h, i % h);
+                *w = (*w + shared[(feature % 768) * h + j]).clamp(-CLIP, CLIP);
+            }
+        }
+        params
+    }
+
     /// Offset of `sample`'s output weights in `params` (its bucket's
     /// `2H`), and of its output bias.
     fn output_offsets(&self, sample: &Sample) -> (usize, usize) {
@@ -218,6 +265,11 @@ impl Network {
                 let row = &self.params[f as usize * h..(f as usize + 1) * h];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
+                }
+                if let Some(shared) = self.factor_row(f) {
+                    for (a, w) in acc.iter_mut().zip(&self.params[shared..shared + h]) {
+                        *a += w;
+                    }
                 }
             }
             acc
@@ -277,6 +329,11 @@ impl Network {
                 for (gw, d) in row.iter_mut().zip(&d_acc) {
                     *gw += d;
                 }
+                if let Some(shared) = self.factor_row(f) {
+                    for (gw, d) in grad[shared..shared + h].iter_mut().zip(&d_acc) {
+                        *gw += d;
+                    }
+                }
             }
         }
         error * error
@@ -288,6 +345,9 @@ impl Network {
         for w in &mut self.params[..l.output_bias] {
             *w = w.clamp(-CLIP, CLIP);
         }
+        for w in &mut self.params[l.len..] {
+            *w = w.clamp(-CLIP, CLIP);
+        }
     }
 
     /// The quantised `.qnn` file (format in `codegen/src/network.rs`):
@@ -296,15 +356,16 @@ impl Network {
     /// king-bucket layout as well.
     pub fn export(&self) -> Vec<u8> {
         let l = self.layout();
+        let params = self.merged_params();
         let mut bytes = write_header(b"QNN", self.hidden, self.buckets, &self.inputs);
         let q16 = |x: f32, scale: f32| (x * scale).round().clamp(-32768.0, 32767.0) as i16;
-        for &w in &self.params[..l.output_weights] {
+        for &w in &params[..l.output_weights] {
             bytes.extend_from_slice(&q16(w, QA).to_le_bytes());
         }
-        for &w in &self.params[l.output_weights..l.output_bias] {
+        for &w in &params[l.output_weights..l.output_bias] {
             bytes.extend_from_slice(&q16(w, QB).to_le_bytes());
         }
-        for &b in &self.params[l.output_bias..] {
+        for &b in &params[l.output_bias..] {
             let bias = (b * QA * QB).round() as i32;
             bytes.extend_from_slice(&bias.to_le_bytes());
         }
@@ -313,10 +374,12 @@ impl Network {
 
     /// Float checkpoint: `QNF2`, `u32` H, `u32` buckets, then every
     /// parameter as f32 (`QNF1`, without the bucket count, is one bucket;
-    /// `QNF3` adds the king-bucket layout as `QNN3` does).
+    /// `QNF3` adds the king-bucket layout as `QNN3` does). A factorised
+    /// network saves its merged weights: `--init` from it starts a new
+    /// factoriser at zero, if asked for one.
     pub fn save_float(&self) -> Vec<u8> {
         let mut bytes = write_header(b"QNF", self.hidden, self.buckets, &self.inputs);
-        for p in &self.params {
+        for p in &self.merged_params() {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
         bytes

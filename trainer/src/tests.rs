@@ -250,3 +250,68 @@ fn king_bucketed_networks_survive_export_and_learn_their_own_weights() {
     bad[16] = 9;
     assert!(Quantised::parse(&bad).is_err());
 }
+
+#[test]
+fn a_factoriser_learns_from_every_bucket_and_exports_the_sums() {
+    let layout = InputLayout::named("m4").unwrap();
+    let mut rng = SplitMix64(21);
+    let mut net = Network::random(16, 1, layout, 4);
+    let l = net.layout();
+    for b in &mut net.params[l.feature_biases..l.output_weights] {
+        *b = 0.4;
+    }
+    let plain = net.clone();
+    net.factorise();
+    assert!(net.factorised() && !plain.factorised());
+    assert_eq!(net.params.len(), l.len + 768 * 16);
+    let samples = samples_of(&layout);
+    // A zero factoriser changes nothing.
+    for s in &samples {
+        assert_eq!(net.output(s), plain.output(s));
+    }
+    for p in &mut net.params[l.len..] {
+        *p = 0.05 * rng.symmetric();
+    }
+    // The shared rows' gradient against finite differences, and it is
+    // that of the feature's own row (they enter the sum alike).
+    let s = samples[1];
+    let mut grad = vec![0.0; net.params.len()];
+    net.backward(&s, &mut grad);
+    let feature = usize::from(s.ours()[3]);
+    let shared = l.len + (feature % 768) * 16 + 2;
+    let loss_at = |net: &Network| {
+        let e = crate::data::sigmoid(net.output(&s)) - s.target;
+        f64::from(e * e)
+    };
+    let h = 1e-2f32;
+    let (mut plus, mut minus) = (net.clone(), net.clone());
+    plus.params[shared] += h;
+    minus.params[shared] -= h;
+    let numeric = (loss_at(&plus) - loss_at(&minus)) / (2.0 * f64::from(h));
+    let analytic = f64::from(grad[shared]);
+    assert!(
+        (numeric - analytic).abs() <= 1e-4 + 0.02 * numeric.abs(),
+        "numeric {numeric}, analytic {analytic}"
+    );
+    // Two samples with their kings in different buckets both reach it.
+    let s0 = samples[0];
+    let mut grad0 = vec![0.0; net.params.len()];
+    net.backward(&s0, &mut grad0);
+    assert!(grad0[l.len..].iter().any(|&g| g != 0.0));
+    // The export and the float checkpoint hold the sums: the plain network
+    // they load as gives the factorised network's outputs.
+    let merged = Network::load_float(&net.save_float()).unwrap();
+    assert!(!merged.factorised());
+    for s in &samples {
+        assert!((merged.output(s) - net.output(s)).abs() < 1e-4);
+    }
+    assert_eq!(merged.export(), net.export());
+    let q = Quantised::parse(&net.export()).unwrap();
+    for s in &samples {
+        let (float_cp, int_cp) = (net.output(s) * 400.0, q.evaluate(s) as f32);
+        assert!(
+            (float_cp - int_cp).abs() <= 5.0 + 0.02 * float_cp.abs(),
+            "float {float_cp}, quantised {int_cp}"
+        );
+    }
+}
