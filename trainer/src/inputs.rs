@@ -10,6 +10,12 @@
 
 use quince::{Color, Piece};
 
+/// Input features per king bucket: 2 colours x 6 pieces x 64 squares. A
+/// feature's index is its bucket's block, `bucket * PER_BUCKET`, plus its
+/// place in the block, the same in every bucket (the factoriser relies on
+/// it: `network.rs`).
+pub const PER_BUCKET: usize = 768;
+
 /// Where a perspective's king is, by king bucket, and whether it mirrors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputLayout {
@@ -155,7 +161,7 @@ impl InputLayout {
 
     /// Input features: 768 per king bucket.
     pub fn inputs(&self) -> usize {
-        768 * self.king_bucket_count()
+        PER_BUCKET * self.king_bucket_count()
     }
 
     /// Whether the king's square matters at all (otherwise the network is
@@ -198,7 +204,7 @@ impl InputLayout {
         if mirror {
             square ^= 7;
         }
-        bucket * 768 + relative + piece.index() * 64 + square
+        bucket * PER_BUCKET + relative + piece.index() * 64 + square
     }
 }
 

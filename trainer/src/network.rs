@@ -9,7 +9,7 @@
 //! single loops over slices.
 
 use crate::data::{Sample, sigmoid};
-use crate::inputs::InputLayout;
+use crate::inputs::{InputLayout, PER_BUCKET};
 
 /// Scales of the quantised network (the engine's `QA` and `QB`).
 pub const QA: f32 = 255.0;
@@ -212,7 +212,7 @@ impl Network {
     /// saved networks carry the sum, in the plain layout.
     pub fn factorise(&mut self) {
         if !self.factorised() {
-            let len = self.params.len() + 768 * self.hidden;
+            let len = self.params.len() + PER_BUCKET * self.hidden;
             self.params.resize(len, 0.0);
         }
     }
@@ -222,11 +222,11 @@ impl Network {
         self.params.len() > self.layout().len
     }
 
-    /// The offset of feature `f`'s shared row, if factorised.
+    /// The offset of feature `f`'s shared row, if factorised (`l`: the
+    /// network's layout, which the callers have at hand in their loops).
     #[inline]
-    fn factor_row(&self, f: u16) -> Option<usize> {
-        let start = self.layout().len;
-        (self.params.len() > start).then(|| start + (usize::from(f) % 768) * self.hidden)
+    fn factor_row(&self, l: &Layout, f: u16) -> Option<usize> {
+        (self.params.len() > l.len).then(|| l.len + (usize::from(f) % PER_BUCKET) * self.hidden)
     }
 
     /// The parameters in [`Layout`]'s order with the factoriser's rows
@@ -240,7 +240,7 @@ impl Network {
             let shared = &self.params[l.len..];
             for (i, w) in params[..l.feature_biases].iter_mut().enumerate() {
                 let (feature, j) = (i / h, i % h);
-                *w = (*w + shared[(feature % 768) * h + j]).clamp(-CLIP, CLIP);
+                *w = (*w + shared[(feature % PER_BUCKET) * h + j]).clamp(-CLIP, CLIP);
             }
         }
         params
@@ -266,7 +266,7 @@ impl Network {
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
                 }
-                if let Some(shared) = self.factor_row(f) {
+                if let Some(shared) = self.factor_row(&l, f) {
                     for (a, w) in acc.iter_mut().zip(&self.params[shared..shared + h]) {
                         *a += w;
                     }
@@ -329,7 +329,7 @@ impl Network {
                 for (gw, d) in row.iter_mut().zip(&d_acc) {
                     *gw += d;
                 }
-                if let Some(shared) = self.factor_row(f) {
+                if let Some(shared) = self.factor_row(&l, f) {
                     for (gw, d) in grad[shared..shared + h].iter_mut().zip(&d_acc) {
                         *gw += d;
                     }
