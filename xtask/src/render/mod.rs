@@ -15,6 +15,7 @@ mod format;
 mod lab;
 pub mod matches;
 mod peers;
+mod scaling;
 mod sliders;
 mod syzygy;
 
@@ -138,6 +139,9 @@ fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<Str
         return out;
     }
     if let Some(out) = datasets::block(name, args, &records.datasets, page) {
+        return out;
+    }
+    if let Some(out) = scaling::block(name, args, &records.matches, &records.datasets) {
         return out;
     }
     if let Some(out) = syzygy::block(name, &records.syzygy, page) {

@@ -38,7 +38,7 @@
 //! (`matches.sprt`), `records` (`matches.records`) and `value`
 //! (`matches.value`).
 
-mod cells;
+pub(crate) mod cells;
 #[cfg(test)]
 mod fixtures;
 mod records;
