@@ -5,21 +5,23 @@
 #
 # A change that did not pass its SPRT lives on a side branch, and side
 # branches do not travel with a clone of `main`; its patch in
-# reports/sprt/tested/REV-*.patch does. So when REV is not a commit here,
+# reports/sprt/tested/REV-*.patch (or, for a change prepared but not yet
+# tested, reports/sprt/queued/REV-*.patch) does. So when REV is not a commit here,
 # that patch is applied to BASE (the commit it was tested against) and the
 # result is built under REV's name: the pages' resume commands
 # (`tools/sprt-vs.sh 4002fa4 5612cff`) work on any clone. tools/match.py
 # records the binary's SHA-256 in each run's segment, so a rebuild that is
 # not byte-identical is on the record.
 
-# The patch of side-branch commit $1 under reports/sprt/tested/, or an
+# The patch of side-branch commit $1 under reports/sprt/tested/ (tested,
+# not kept) or reports/sprt/queued/ (prepared, not yet tested), or an
 # error saying there is none.
 patch_of_rev() {
     local f
-    for f in reports/sprt/tested/"$1"-*.patch; do
+    for f in reports/sprt/tested/"$1"-*.patch reports/sprt/queued/"$1"-*.patch; do
         [[ -f $f ]] && { echo "$f"; return 0; }
     done
-    echo "error: $1 is not a commit in this clone and there is no reports/sprt/tested/$1-*.patch to rebuild it from" >&2
+    echo "error: $1 is not a commit in this clone and there is no reports/sprt/tested/$1-*.patch or reports/sprt/queued/$1-*.patch to rebuild it from" >&2
     return 1
 }
 
