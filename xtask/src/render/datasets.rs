@@ -106,7 +106,7 @@ fn table(sets: &[(String, DatasetRecord)], page: &str) -> Result<String> {
 
 /// The positions of a set the trainer trains on: those kept, less those
 /// of the games it holds out for validation.
-fn training(r: &DatasetRecord) -> u64 {
+pub(super) fn training(r: &DatasetRecord) -> u64 {
     r.positions.saturating_sub(r.validation_positions)
 }
 

@@ -10,8 +10,8 @@
 //! `s1,s3,s5`. The training positions of a set are its kept positions
 //! less those held out for validation, as in `datasets.table`.
 
-use super::datasets::thousands;
-use super::matches::cells::signed;
+use super::datasets::{thousands, training};
+use super::matches::{cells::signed, named};
 use crate::record::datasets::DatasetRecord;
 use crate::record::matches::MatchRecord;
 use crate::util::Result;
@@ -63,7 +63,7 @@ fn training_positions(list: &str, sets: &[(String, DatasetRecord)]) -> Result<u6
         .map(|name| {
             sets.iter()
                 .find(|(_, r)| &r.name == name)
-                .map(|(_, r)| r.positions.saturating_sub(r.validation_positions))
+                .map(|(_, r)| training(r))
                 .ok_or_else(|| format!("no data-set record for {name}"))
         })
         .sum()
@@ -76,11 +76,7 @@ fn doubling(
     matches: &[MatchRecord],
     sets: &[(String, DatasetRecord)],
 ) -> Result<String> {
-    let r = matches
-        .iter()
-        .find(|r| r.name == record)
-        .ok_or_else(|| format!("no match record named {record:?}"))?;
-    let elo = r
+    let elo = named(matches, record)?
         .results
         .overall
         .elo

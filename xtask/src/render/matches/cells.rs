@@ -17,7 +17,7 @@ pub fn percent(fraction: f64) -> String {
     }
 }
 
-pub(crate) fn signed(x: f64, decimals: usize) -> String {
+pub(in crate::render) fn signed(x: f64, decimals: usize) -> String {
     // No "-0.0".
     let s = format!("{x:+.decimals$}");
     if s.trim_start_matches(['+', '-'])

@@ -38,7 +38,7 @@
 //! (`matches.sprt`), `records` (`matches.records`) and `value`
 //! (`matches.value`).
 
-pub(crate) mod cells;
+pub(super) mod cells;
 #[cfg(test)]
 mod fixtures;
 mod records;
@@ -127,12 +127,7 @@ fn select<'a>(args: &[&str], matches: &'a [MatchRecord]) -> Result<Vec<&'a Match
     } else {
         names
             .iter()
-            .map(|n| {
-                matches
-                    .iter()
-                    .find(|r| r.name == *n)
-                    .ok_or_else(|| format!("no match record named {n:?}"))
-            })
+            .map(|n| named(matches, n))
             .collect::<Result<_>>()?
     };
     out.retain(|r| tests.iter().all(|t| t(r)));
@@ -143,6 +138,15 @@ fn select<'a>(args: &[&str], matches: &'a [MatchRecord]) -> Result<Vec<&'a Match
         return Err("no match record selected".into());
     }
     Ok(out)
+}
+
+/// The match record called `name` (its file name without `match-` and
+/// `.json`), or an error naming it.
+pub(super) fn named<'a>(matches: &'a [MatchRecord], name: &str) -> Result<&'a MatchRecord> {
+    matches
+        .iter()
+        .find(|r| r.name == name)
+        .ok_or_else(|| format!("no match record named {name:?}"))
 }
 
 #[cfg(test)]

@@ -108,10 +108,7 @@ pub(super) fn value(args: &[&str], matches: &[MatchRecord]) -> Result<String> {
         ),
         _ => return Err("usage: matches.value RECORD FIELD [HOST]".into()),
     };
-    let r = matches
-        .iter()
-        .find(|r| r.name == name)
-        .ok_or_else(|| format!("no match record named {name:?}"))?;
+    let r = super::named(matches, name)?;
     let hosts = r.by_host();
     let (host, s) = match host {
         None => (None, r.results.overall.clone()),
