@@ -142,6 +142,32 @@ fn isolated(r: &AtlasRecord) -> (BTreeMap<&str, Interval>, BTreeMap<&str, usize>
     (rates, rank)
 }
 
+/// How far one technique's isolated rounds spread: their range over
+/// their median (0.1 = the rounds differ by a tenth of the median).
+fn spread(rounds: &[f64]) -> Option<f64> {
+    let i = Interval::of(rounds);
+    let (lo, hi) = rounds
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    (rounds.len() >= 2 && i.median > 0.0).then(|| (hi - lo) / i.median)
+}
+
+/// The record's typical round-to-round spread: the median over its
+/// techniques of [`spread`] in the ranked mode. It says how much a CPU's
+/// figures move between rounds on that host (a quiet host: a few per
+/// cent), so a reader knows why one CPU's tiers are broader than
+/// another's.
+fn typical_spread(r: &AtlasRecord) -> Option<f64> {
+    let all: Vec<f64> = ranked_rates(r)
+        .0
+        .values()
+        .filter_map(|v| spread(v))
+        .collect();
+    (!all.is_empty()).then(|| Interval::of(&all).median)
+}
+
 fn names(r: &AtlasRecord) -> Vec<String> {
     r.techniques.iter().map(|t| t.name.clone()).collect()
 }
@@ -185,7 +211,7 @@ fn cpus_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> S
     for (i, (file, r)) in cpus.iter().enumerate() {
         writeln!(
             s,
-            "{}. **{}** ({}, {} logical cores): commit `{}`, {}, {}, timed with `RUSTFLAGS='{}'`{}; {} techniques, {} left out{}; record {}.",
+            "{}. **{}** ({}, {} logical cores): commit `{}`, {}, {}, timed with `RUSTFLAGS='{}'`{}; {} techniques, {} left out{}; record {}. The run took {:.0} minutes{}.",
             i + 1,
             r.cpu,
             r.host.cpu_model_name,
@@ -211,7 +237,12 @@ fn cpus_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> S
                         .join("; ")
                 )
             },
-            record_link(page, file)
+            record_link(page, file),
+            r.run_seconds / 60.0,
+            typical_spread(r).map_or(String::new(), |x| format!(
+                "; its isolated rounds spread by {:.0} % of their median (the median over techniques of each one's range)",
+                100.0 * x
+            ))
         )
         .unwrap();
     }
@@ -710,4 +741,17 @@ fn lead_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> S
         .unwrap();
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn spread_is_range_over_median() {
+        let s = spread(&[90.0, 100.0, 120.0]).unwrap();
+        assert!((s - 0.3).abs() < 1e-12, "{s}");
+        assert_eq!(spread(&[100.0]), None);
+        assert_eq!(spread(&[0.0, 0.0]), None);
+    }
 }
