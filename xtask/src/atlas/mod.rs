@@ -15,7 +15,7 @@
 //!   the lab's protocol ([`crate::measure`]): calibrated depths, paired
 //!   rounds of whole processes, every round kept, ratios with intervals.
 //! * **The reference on the same CPU**: Gigantua/Chess_Movegen's own
-//!   figures for the techniques both have ([`reference`]), when a built
+//!   figures for the techniques both have ([`reference`](mod@reference)), when a built
 //!   `movegen_compare` is given; and, from a second build of it with
 //!   clang's vectorisers off, its figures one lookup at a time, to set
 //!   beside Quince's grouped rates (like with like: its harness

@@ -3,7 +3,7 @@
 //! from `lab`) holds one or more paired comparisons with every round, the
 //! deterministic instruction counts, and everything needed to repeat the
 //! run (commit, binaries' SHA-256, command lines, toolchain, host). Match
-//! records (`match-*.json`) are in [`matches`], data-set records
+//! records (`match-*.json`) are in [`matches`](mod@matches), data-set records
 //! (`dataset-*.json`) in [`datasets`].
 
 pub mod datasets;

@@ -7,7 +7,7 @@
 //! the matches played before it did are backfilled (`"backfilled": true`,
 //! with a `"source"` for every fact and `null` where a fact is lost).
 //!
-//! The figures are not stored: [`load`] reads each record's games log and
+//! The figures are not stored: [`load`](fn@load) reads each record's games log and
 //! computes them with the formulas of `tools/sprt.py` (pentanomial Elo and
 //! its 95 % margin, the GSPRT's log-likelihood ratio), so they agree with
 //! what the runner printed. Two log formats are read:
@@ -70,7 +70,7 @@ pub enum LogFormat {
 pub struct MatchRecord {
     pub format_version: u32,
     /// What the pages call the match: the file name without `match-` and
-    /// `.json` (set by [`load`]).
+    /// `.json` (set by [`load`](fn@load)).
     #[serde(default)]
     pub name: String,
     pub kind: Kind,
@@ -123,10 +123,10 @@ pub struct MatchRecord {
     /// A run stopped and not counted (kept for its evidence).
     #[serde(default)]
     pub discarded: bool,
-    /// The record's file name (set by [`load`]).
+    /// The record's file name (set by [`load`](fn@load)).
     #[serde(skip)]
     pub file: String,
-    /// The figures computed from the games log (set by [`load`]).
+    /// The figures computed from the games log (set by [`load`](fn@load)).
     #[serde(skip)]
     pub results: Results,
 }
