@@ -23,7 +23,7 @@ use super::format::{capitalise, coverage_note, human_bytes, ratio_text, record_l
 use crate::atlas::AtlasRecord;
 use crate::atlas::reference::{Pooled, ReferenceRecord, ReferenceRun, pooled};
 use crate::measure::host::family_name;
-use crate::measure::stats::{Interval, tiers};
+use crate::measure::stats::{Interval, median, tiers};
 use crate::measure::{Ratio, Timings};
 use crate::record::Records;
 use crate::util::Result;
@@ -145,13 +145,16 @@ fn isolated(r: &AtlasRecord) -> (BTreeMap<&str, Interval>, BTreeMap<&str, usize>
 /// How far one technique's isolated rounds spread: their range over
 /// their median (0.1 = the rounds differ by a tenth of the median).
 fn spread(rounds: &[f64]) -> Option<f64> {
-    let i = Interval::of(rounds);
+    if rounds.len() < 2 {
+        return None;
+    }
+    let mid = median(rounds);
     let (lo, hi) = rounds
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
             (lo.min(x), hi.max(x))
         });
-    (rounds.len() >= 2 && i.median > 0.0).then(|| (hi - lo) / i.median)
+    (mid > 0.0).then(|| (hi - lo) / mid)
 }
 
 /// The record's typical round-to-round spread: the median over its
@@ -165,7 +168,7 @@ fn typical_spread(r: &AtlasRecord) -> Option<f64> {
         .values()
         .filter_map(|v| spread(v))
         .collect();
-    (!all.is_empty()).then(|| Interval::of(&all).median)
+    (!all.is_empty()).then(|| median(&all))
 }
 
 fn names(r: &AtlasRecord) -> Vec<String> {
