@@ -21,12 +21,20 @@
 //!   beside Quince's grouped rates (like with like: its harness
 //!   lets clang vectorise across twelve lookups, which moves its figures
 //!   several-fold in both directions).
+//! * **The generator's lead** ([`peers`]): with the C/C++ perft programs
+//!   given, Quince's fastest technique of this run against them on the six
+//!   standard positions, so one command gives a CPU's whole column.
+//!
+//! Each phase's wall time goes into the record (`phase_seconds`): the
+//! whole run, cold builds included, should fit 40 minutes on 2 cores.
 //!
 //! Two builds of one commit: `-C target-cpu=native` for the timings (so
 //! the AVX-512 and GFNI techniques run where the CPU has them), and
 //! `x86-64-v3` for callgrind, which (valgrind 3.19) cannot decode AVX-512;
 //! the techniques that need more than x86-64-v3 have no instruction count.
+//! The second builds `quince` alone: it only counts `quince lookups`.
 
+pub mod peers;
 pub mod reference;
 pub mod reference_instructions;
 
@@ -37,10 +45,11 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::measure::build::build_with;
+use crate::measure::build::{build_quince_with, build_with};
 use crate::measure::host::version_line;
 use crate::measure::host::{Checkout, CommitInfo, Host, family_name, host, now_utc, sha256};
 use crate::measure::{self, Contender, Position, Timings};
+use crate::record::Comparison;
 use crate::record::data_dir;
 use crate::util::{Result, callgrind, output, positive, standard_positions};
 
@@ -51,9 +60,11 @@ Measures every sliding-attack technique on this CPU from one build of the
 commit at HEAD (in a scratch worktree): isolated queen lookups (rate per
 round, and instructions per lookup from callgrind) and bulk and full-make
 perft of the six standard positions inside Quince's generator (paired
-rounds of whole processes, each at least 0.5 s). Writes
-reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
+rounds of whole processes, each at least 0.3 s); with the C/C++ perft
+programs given, the fastest technique against them on the same positions.
+Writes reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
 (reports/atlas.md). Run it on idle cores: nothing else timing or building.
+A whole run with every option below takes 25-45 minutes on 2 cores.
 
   --rounds N           paired rounds (default 3)
   --techniques a,b,c   only these techniques (default: every one this CPU runs)
@@ -75,6 +86,18 @@ reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
                        page quotes the median and range of every run of
                        the same binary on the CPU model (one run moves by
                        about a tenth)
+  --gigantua BIN       Gigantua (../shared/gigantua/build.sh), and
+  --mperft BIN         MPerft and
+  --templechess BIN    templechess (../shared/peers/build.sh; it runs in
+                       its binary's folder, which holds data/): the
+                       generator's lead, the fastest technique of the
+                       in-generator view against each program given
+                       (bulk perft of the six standard positions, whole
+                       processes, paired rounds)
+  --peer-rounds N      paired rounds of the lead (default 5)
+  --min-seconds S      the shortest in-generator run (default 0.3: the
+                       lab's other comparisons use 0.5, which makes this
+                       view alone take 19-23 minutes)
   --no-generator       skip the in-generator view (a quick isolated run)
   --no-callgrind       skip the instruction counts
   --allow-dirty        measure the working tree as it is (the record is
@@ -83,9 +106,10 @@ reports/data/atlas-<cpu>-<date>-<commit>.json and renders the pages
 To add your CPU to the atlas: run this on idle cores, then open a pull
 request with the new reports/data/atlas-*.json and the re-rendered pages.";
 
-/// The record kind and format.
+/// The record kind and format (4: the generator's lead and each
+/// phase's wall time).
 pub const KIND: &str = "atlas";
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Passes over the 4096 inputs per isolated run (about 82 million
 /// lookups: a few tenths of a second for most techniques).
@@ -100,6 +124,13 @@ const INSTRUCTION_MODE: &str = "one-at-a-time";
 /// harness, whose instructions per lookup set beside the reference's own
 /// ([`reference_instructions`]) say where a gap comes from.
 const GROUPED_MODE: &str = "grouped";
+/// The shortest in-generator run by default. Why not the protocol's 0.5 s:
+/// 33 techniques by 12 workloads by 3 rounds took 19-23 minutes at 0.5 s
+/// (the Zen 5 and Emerald Rapids records of 2026-11-29/30), more than
+/// half of the 40 minutes a whole run may take with the lead beside it;
+/// the runs are in-process repeats of one depth (no start-up inside the
+/// time), so a shorter run only adds noise, which the rounds show.
+const GENERATOR_MIN_SECONDS: f64 = 0.3;
 /// How many of the techniques fastest in the generator's probe calibrate
 /// its workloads (see [`fastest_in_generator`]).
 const CALIBRATION_CANDIDATES: usize = 3;
@@ -117,6 +148,9 @@ struct Options {
     reference_scalar: Option<PathBuf>,
     reference_source: Option<PathBuf>,
     reference_repeat: Option<usize>,
+    peers: peers::Programs,
+    peer_rounds: usize,
+    min_seconds: f64,
     generator: bool,
     callgrind: bool,
     allow_dirty: bool,
@@ -130,6 +164,9 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
         reference_scalar: None,
         reference_source: None,
         reference_repeat: None,
+        peers: peers::Programs::default(),
+        peer_rounds: peers::DEFAULT_ROUNDS,
+        min_seconds: GENERATOR_MIN_SECONDS,
         generator: true,
         callgrind: true,
         allow_dirty: false,
@@ -168,6 +205,29 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
             "--reference-repeat" => {
                 o.reference_repeat = Some(positive("--reference-repeat", it.next())?)
             }
+            flag @ ("--gigantua" | "--mperft" | "--templechess") => {
+                let p = PathBuf::from(it.next().ok_or(format!("{flag} needs a path"))?);
+                if !p.is_file() {
+                    return Err(format!("{flag}: {} is not a file", p.display()));
+                }
+                let slot = match flag {
+                    "--gigantua" => &mut o.peers.gigantua,
+                    "--mperft" => &mut o.peers.mperft,
+                    _ => &mut o.peers.templechess,
+                };
+                *slot = Some(p);
+            }
+            "--peer-rounds" => o.peer_rounds = positive("--peer-rounds", it.next())?,
+            "--min-seconds" => {
+                let text = it.next().ok_or("--min-seconds needs a number of seconds")?;
+                o.min_seconds = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| (0.05..=10.0).contains(s))
+                    .ok_or(format!(
+                        "--min-seconds: '{text}' is not a number of seconds from 0.05 to 10"
+                    ))?;
+            }
             "--no-generator" => o.generator = false,
             "--no-callgrind" => o.callgrind = false,
             "--allow-dirty" => o.allow_dirty = true,
@@ -180,6 +240,12 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
     }
     if o.reference_repeat.is_some() && o.reference.is_none() && o.reference_scalar.is_none() {
         return Err("--reference-repeat needs --reference and/or --reference-scalar".into());
+    }
+    if o.peers.any() && !o.generator {
+        return Err(
+            "--gigantua, --mperft and --templechess time the in-generator view's fastest technique: they cannot go with --no-generator"
+                .into(),
+        );
     }
     Ok(Some(o))
 }
@@ -258,6 +324,14 @@ pub struct AtlasRecord {
     /// `--reference-source`).
     #[serde(default)]
     pub reference_instructions: Option<reference_instructions::ReferenceInstructions>,
+    /// The generator's lead: the fastest technique against the C/C++
+    /// perft programs (format 4, with `--gigantua` and the others).
+    #[serde(default)]
+    pub peers: Option<Comparison>,
+    /// Wall seconds of each phase, in the order run (format 4): where a
+    /// run's time goes, against the 40-minute target.
+    #[serde(default)]
+    pub phase_seconds: Vec<(String, f64)>,
     pub run_seconds: f64,
 }
 
@@ -310,6 +384,29 @@ pub fn run(args: &[String]) -> Result<bool> {
 
 fn progress(text: &str) {
     eprintln!("[atlas] {text}");
+}
+
+/// Wall time per phase of one run.
+struct Phases {
+    done: Vec<(String, f64)>,
+    since: Instant,
+}
+
+impl Phases {
+    fn new() -> Phases {
+        Phases {
+            done: Vec::new(),
+            since: Instant::now(),
+        }
+    }
+
+    /// Ends the phase running since the last call, naming it.
+    fn end(&mut self, name: &str) {
+        let seconds = self.since.elapsed().as_secs_f64();
+        progress(&format!("{name}: {seconds:.0} s"));
+        self.done.push((name.into(), seconds));
+        self.since = Instant::now();
+    }
 }
 
 /// `quince` and `lab_perft` built with `all-sliders` and `flags` into
@@ -477,11 +574,13 @@ fn fastest_in_generator<'a>(
 
 fn measure(o: &Options) -> Result<AtlasRecord> {
     let started = Instant::now();
+    let mut phases = Phases::new();
     let date_utc = now_utc();
     let here = host();
     let checkout = Checkout::new(o.allow_dirty)?;
     let timing_flags = "-C target-cpu=native";
     let (quince, lab_perft) = build(&checkout.dir, "native", timing_flags)?;
+    phases.end("build (native)");
     let (compiled, left_out) = list(&quince)?;
     let names: Vec<String> = match &o.techniques {
         Some(wanted) => {
@@ -514,7 +613,17 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
     let mut per_lookup: BTreeMap<String, f64> = BTreeMap::new();
     let mut per_grouped_lookup: BTreeMap<String, f64> = BTreeMap::new();
     if o.callgrind {
-        let (quince_v3, _) = build(&checkout.dir, "v3", instruction_flags)?;
+        progress(&format!(
+            "building (v3, quince alone: RUSTFLAGS='{instruction_flags}')"
+        ));
+        let quince_v3 = build_quince_with(
+            &checkout.dir,
+            "atlas-v3",
+            "all-sliders",
+            instruction_flags,
+            "atlas-build-v3",
+        )?;
+        phases.end("build (x86-64-v3)");
         let (v3_compiled, _) = list(&quince_v3)?;
         for name in &names {
             if !v3_compiled.iter().any(|(n, _)| n == name) {
@@ -536,6 +645,9 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         Some(git_dir) => Some(reference_instructions::measure(git_dir, &names)?),
         None => None,
     };
+    if o.callgrind || o.reference_source.is_some() {
+        phases.end("instruction counts");
+    }
 
     // The isolated view, in paired rounds: each technique's three modes
     // back to back, the techniques' order rotating.
@@ -553,6 +665,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         progress(&format!("isolated round {}/{} done", r + 1, o.rounds));
     }
     let [batch, one_at_a_time, grouped] = rates;
+    phases.end("isolated");
 
     // The reference on the same CPU.
     let reference = match &o.reference {
@@ -563,8 +676,16 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         Some(bin) => Some(reference::run(bin)?),
         None => None,
     };
+    if reference.is_some() || reference_scalar.is_some() {
+        phases.end("reference");
+    }
 
     // The generator view.
+    let positions = standard_positions()?;
+    let positions: Vec<Position> = positions
+        .iter()
+        .map(|(name, fen, counts)| Position { name, fen, counts })
+        .collect();
     let mut generator = None;
     let mut generator_command_lines = BTreeMap::new();
     if o.generator {
@@ -586,11 +707,6 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
                 version: format!("{} with --features all-sliders", checkout.commit.short),
             })
             .collect();
-        let positions = standard_positions()?;
-        let positions: Vec<Position> = positions
-            .iter()
-            .map(|(name, fen, counts)| Position { name, fen, counts })
-            .collect();
         // Calibrate on the techniques fastest *in the generator*, found
         // by a short probe of each (Kiwipete, one process, the best of
         // two), keeping for each position the longest workload any of
@@ -602,7 +718,14 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
             let candidates = fastest_in_generator(&contenders, &positions, kind)?;
             let mut longest: Vec<measure::Workload> = Vec::new();
             for c in candidates {
-                let found = measure::calibrate(c, &positions, kind, |_| 3, true)?;
+                let found = measure::calibrate_to(
+                    o.min_seconds,
+                    c,
+                    &positions,
+                    kind,
+                    |_| 3,
+                    measure::Repeat::InProcess,
+                )?;
                 if longest.is_empty() {
                     longest = found;
                     continue;
@@ -616,9 +739,33 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
             }
             workloads.extend(longest);
         }
-        let timings = measure::paired_rounds(&contenders, &workloads, o.rounds)?;
+        let timings = measure::paired_rounds_to(o.min_seconds, &contenders, &workloads, o.rounds)?;
         generator_command_lines = measure::command_lines(&contenders, &workloads);
         generator = Some(timings);
+        phases.end("generator");
+    }
+
+    // The generator's lead on this CPU: its fastest technique in bulk
+    // perft against the C/C++ programs.
+    let mut lead = None;
+    if o.peers.any() {
+        let fastest = generator
+            .as_ref()
+            .and_then(peers::fastest_bulk)
+            .ok_or("the in-generator view has no technique with every bulk timing")?;
+        progress(&format!(
+            "the generator's lead: {fastest} against the C/C++ programs, {} rounds",
+            o.peer_rounds
+        ));
+        lead = Some(peers::measure(
+            &quince,
+            &fastest,
+            &format!("{} with --features all-sliders", checkout.commit.short),
+            &o.peers,
+            &positions,
+            o.peer_rounds,
+        )?);
+        phases.end("peers");
     }
 
     let techniques = names
@@ -668,6 +815,8 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         reference,
         reference_scalar,
         reference_instructions,
+        peers: lead,
+        phase_seconds: phases.done,
         run_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -700,6 +849,27 @@ mod tests {
         assert!(parse(&args(&["--reference-scalar"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
         assert!(parse(&args(&["-h"])).unwrap().is_none());
+        // The C programs must exist, and need the in-generator view.
+        assert!(parse(&args(&["--gigantua", "/no/such/file"])).is_err());
+        let cargo_toml = crate::util::root().join("Cargo.toml");
+        let file = cargo_toml.to_str().unwrap();
+        let o = parse(&args(&["--mperft", file, "--peer-rounds", "3"]))
+            .unwrap()
+            .unwrap();
+        assert!(o.peers.any() && o.peers.mperft.is_some() && o.peer_rounds == 3);
+        let err = parse(&args(&["--templechess", file, "--no-generator"]))
+            .err()
+            .unwrap();
+        assert!(err.contains("--no-generator"), "{err}");
+        let o = parse(&args(&["--min-seconds", "0.5"])).unwrap().unwrap();
+        assert_eq!(o.min_seconds, 0.5);
+        assert_eq!(
+            parse(&args(&[])).unwrap().unwrap().min_seconds,
+            GENERATOR_MIN_SECONDS
+        );
+        for bad in ["0", "abc", "-1", "11"] {
+            assert!(parse(&args(&["--min-seconds", bad])).is_err(), "{bad}");
+        }
         // A directory that is not a git dir is refused up front.
         let err = parse(&args(&["--reference-source", "src"])).err().unwrap();
         assert!(err.contains("not a git dir"), "{err}");

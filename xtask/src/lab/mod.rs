@@ -243,14 +243,20 @@ fn measure_backends(o: &Options) -> Result<LabRecord> {
         .iter()
         .find(|c| c.name == "pext")
         .unwrap_or(&contenders[0]);
-    let mut workloads = measure::calibrate(fastest, &positions, "bulk", |_| 3, true)?;
+    let mut workloads = measure::calibrate(
+        fastest,
+        &positions,
+        "bulk",
+        |_| 3,
+        measure::Repeat::InProcess,
+    )?;
     if o.full {
         workloads.extend(measure::calibrate(
             fastest,
             &positions,
             "full",
             |_| 3,
-            true,
+            measure::Repeat::InProcess,
         )?);
     }
     let timings = measure::paired_rounds(&contenders, &workloads, o.rounds)?;

@@ -47,35 +47,60 @@ pub fn build_with(
     flags: &str,
     target: &str,
 ) -> Result<Built> {
-    let lab = root().join("target").join("lab");
-    let target = lab.join(target);
+    let release = cargo_build(checkout, features, flags, target, true)?;
+    Ok(Built {
+        quince: copy_out(&release.join("quince"), label, "quince")?,
+        lab_perft: copy_out(
+            &release.join("examples").join("lab_perft"),
+            label,
+            "lab_perft",
+        )?,
+    })
+}
+
+/// [`build_with`] for the `quince` binary alone. Why: the harness is an
+/// example, so building it compiles every dev-dependency (criterion,
+/// pprof, gungraun, the peer crates); a build that only counts
+/// instructions of `quince lookups` skips them (minutes of a cold run).
+pub fn build_quince_with(
+    checkout: &Path,
+    label: &str,
+    features: &str,
+    flags: &str,
+    target: &str,
+) -> Result<PathBuf> {
+    let release = cargo_build(checkout, features, flags, target, false)?;
+    copy_out(&release.join("quince"), label, "quince")
+}
+
+/// `cargo build --release` of `quince` (and the harness if asked) into
+/// `target/lab/<target>`; returns its `release` folder.
+fn cargo_build(
+    checkout: &Path,
+    features: &str,
+    flags: &str,
+    target: &str,
+    harness: bool,
+) -> Result<PathBuf> {
+    let target = root().join("target").join("lab").join(target);
     let mut cmd = Command::new(cargo());
     cmd.current_dir(checkout)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "--bin",
-            "quince",
-            "--example",
-            "lab_perft",
-            "--features",
-            features,
-        ])
+        .args(["build", "--release", "--quiet", "--bin", "quince"]);
+    if harness {
+        cmd.args(["--example", "lab_perft"]);
+    }
+    cmd.args(["--features", features])
         .env("CARGO_TARGET_DIR", &target);
     set_rustflags(&mut cmd, flags);
     status(&mut cmd)?;
-    let out = lab.join(label);
+    Ok(target.join("release"))
+}
+
+/// Copies a built binary to `target/lab/<label>/<name>`.
+fn copy_out(from: &Path, label: &str, name: &str) -> Result<PathBuf> {
+    let out = root().join("target").join("lab").join(label);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let copy = |from: PathBuf, name: &str| -> Result<PathBuf> {
-        let to = out.join(name);
-        std::fs::copy(&from, &to)
-            .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))?;
-        Ok(to)
-    };
-    let release = target.join("release");
-    Ok(Built {
-        quince: copy(release.join("quince"), "quince")?,
-        lab_perft: copy(release.join("examples").join("lab_perft"), "lab_perft")?,
-    })
+    let to = out.join(name);
+    std::fs::copy(from, &to).map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))?;
+    Ok(to)
 }

@@ -29,6 +29,15 @@ use stats::Interval;
 
 /// The shortest run the protocol accepts, in seconds.
 pub const MIN_SECONDS: f64 = 0.5;
+/// The shortest single process of a run made of repeated whole processes
+/// (a C perft program cannot repeat a depth itself). Why a floor: each
+/// process pays its start-up (a few milliseconds at most for these
+/// programs), which must stay a small part of what is timed. Why
+/// repeating at all: perft depths grow 20 to 40 times per ply, so
+/// without it the shallowest depth that lasts half a second can last 20
+/// (position 4 at depth 7: 94 s a round for the four programs, 11 of a
+/// peers run's 37 minutes on an Emerald Rapids host).
+pub const MIN_PROCESS_SECONDS: f64 = 0.1;
 /// Rounds by default: with 7 the 95 % order-statistic interval of the
 /// median is the range of the rounds (coverage 98.4 %).
 pub const DEFAULT_ROUNDS: usize = 7;
@@ -66,10 +75,27 @@ impl Contender {
         cmd
     }
 
-    /// Runs one workload as a whole process; returns its wall seconds.
+    /// Whether the program repeats a workload itself (its arguments
+    /// take `{repeat}`).
+    pub fn repeats_in_process(&self) -> bool {
+        self.argv.iter().any(|a| a.contains("{repeat}"))
+    }
+
+    /// Runs one workload; returns its wall seconds. A program that takes
+    /// `{repeat}` repeats it in one process; any other runs as `repeat`
+    /// whole processes back to back, their seconds summed (see
+    /// [`calibrate`]: each of them lasts at least [`MIN_PROCESS_SECONDS`]).
+    pub fn run(&self, w: &Workload) -> Result<f64> {
+        if w.repeat <= 1 || self.repeats_in_process() {
+            return self.run_process(w);
+        }
+        (0..w.repeat).map(|_| self.run_process(w)).sum()
+    }
+
+    /// Runs one workload as one whole process; returns its wall seconds.
     /// The run must exit 0 and print the expected leaf count (Gigantua
     /// prints nothing and checks the count itself, given `{nodes}`).
-    pub fn run(&self, w: &Workload) -> Result<f64> {
+    fn run_process(&self, w: &Workload) -> Result<f64> {
         let mut cmd = self.command(w);
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -119,8 +145,9 @@ impl Contender {
     }
 }
 
-/// One timed task: a position at a depth, repeated in-process `repeat`
-/// times (1 where any contender cannot repeat).
+/// One timed task: a position at a depth, repeated `repeat` times: in one
+/// process by the programs that take `{repeat}` (the lab's harness), as
+/// that many whole processes back to back by the others.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct Workload {
     /// `<position>-<bulk|full>-d<depth>[x<repeat>]`.
@@ -295,16 +322,43 @@ fn progress(text: &str) {
     eprintln!("[measure] {text}");
 }
 
+/// How the contenders of a comparison can lengthen a run by repeating a
+/// shallower depth (see [`calibrate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeat {
+    /// Every contender repeats in one process (the lab's harness): any
+    /// depth may be repeated.
+    InProcess,
+    /// Some contender can only be run again as a whole process: a depth
+    /// is repeated only where one process of it lasts at least
+    /// [`MIN_PROCESS_SECONDS`].
+    WholeProcesses,
+}
+
 /// Picks the depth (and repeat count) of each position so that `fastest`
 /// runs at least [`MIN_SECONDS`]: the shallowest depth that does, unless
-/// the contenders can all repeat and the next depth would run more than
-/// twice the minimum, in which case the shallower depth is repeated.
+/// the next depth would run more than twice the minimum, in which case
+/// the shallower depth is repeated (as far as `repeat` allows).
 pub fn calibrate(
     fastest: &Contender,
     positions: &[Position],
     kind: &str,
     start_depth: impl Fn(&str) -> u32,
-    can_repeat: bool,
+    repeat: Repeat,
+) -> Result<Vec<Workload>> {
+    calibrate_to(MIN_SECONDS, fastest, positions, kind, start_depth, repeat)
+}
+
+/// [`calibrate`] to another minimum: the atlas's in-generator view, 33
+/// techniques by 12 workloads by 3 rounds, takes 19-23 minutes at the
+/// protocol's half second and must leave room in a 40-minute run.
+pub fn calibrate_to(
+    min_seconds: f64,
+    fastest: &Contender,
+    positions: &[Position],
+    kind: &str,
+    start_depth: impl Fn(&str) -> u32,
+    repeat: Repeat,
 ) -> Result<Vec<Workload>> {
     let mut out = Vec::new();
     for p in positions {
@@ -317,21 +371,25 @@ pub fn calibrate(
             let w = workload(p, kind, depth, 1, nodes);
             let t = fastest.run(&w)?;
             let next = p.counts.get(depth as usize).copied();
-            if t >= MIN_SECONDS {
+            if t >= min_seconds {
                 out.push(w);
                 break;
             }
             let next_seconds = next.map(|n| t * n as f64 / nodes as f64);
-            if can_repeat && next_seconds.is_none_or(|s| s > 2.0 * MIN_SECONDS) {
+            let can_repeat = match repeat {
+                Repeat::InProcess => true,
+                Repeat::WholeProcesses => t >= MIN_PROCESS_SECONDS,
+            };
+            if can_repeat && next_seconds.is_none_or(|s| s > 2.0 * min_seconds) {
                 // 20 % headroom: a run a little faster than the calibration
                 // must still last the minimum.
-                let repeat = ((1.2 * MIN_SECONDS / t).ceil() as u32).max(1);
+                let repeat = ((1.2 * min_seconds / t).ceil() as u32).max(1);
                 out.push(workload(p, kind, depth, repeat, nodes));
                 break;
             }
             if next.is_none() {
                 return Err(format!(
-                    "{}: no depth with reference counts runs {MIN_SECONDS} s",
+                    "{}: no depth with reference counts runs {min_seconds} s",
                     p.name
                 ));
             }
@@ -372,6 +430,17 @@ pub fn paired_rounds(
     workloads: &[Workload],
     rounds: usize,
 ) -> Result<Timings> {
+    paired_rounds_to(MIN_SECONDS, contenders, workloads, rounds)
+}
+
+/// [`paired_rounds`] of workloads calibrated to another minimum
+/// ([`calibrate_to`]): the record states it.
+pub fn paired_rounds_to(
+    min_seconds: f64,
+    contenders: &[Contender],
+    workloads: &[Workload],
+    rounds: usize,
+) -> Result<Timings> {
     let mut seconds: BTreeMap<String, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
     let mut failures: Vec<Failure> = Vec::new();
     let n = contenders.len();
@@ -387,9 +456,9 @@ pub fn paired_rounds(
                 }
                 match c.run(w) {
                     Ok(t) => {
-                        if t < MIN_SECONDS {
+                        if t < min_seconds {
                             progress(&format!(
-                                "note: {} on {} took {t:.3} s, under {MIN_SECONDS} s",
+                                "note: {} on {} took {t:.3} s, under {min_seconds} s",
                                 c.name, w.id
                             ));
                         }
@@ -422,7 +491,7 @@ pub fn paired_rounds(
     }
     Ok(Timings {
         rounds,
-        min_seconds: MIN_SECONDS,
+        min_seconds,
         order: "rotating: round r starts with contender r mod n; every workload in a round before the next round".into(),
         workloads: workloads.to_vec(),
         seconds,

@@ -66,3 +66,43 @@ fn commands_fill_the_placeholders() {
     // echo prints no leaf count: the run is refused.
     assert!(c.run(&w).is_err());
 }
+
+#[test]
+fn a_program_without_repeat_runs_again_as_whole_processes() {
+    // A shell that appends a line to a file and prints the leaf count:
+    // the number of lines says how many processes ran.
+    let dir = std::env::temp_dir().join(format!("quince-measure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("runs");
+    let _ = std::fs::remove_file(&log);
+    let script = format!("echo run >> '{}'; echo 42", log.display());
+    let c = Contender {
+        name: "peer".into(),
+        argv: vec!["sh".into(), "-c".into(), script, "{depth}".into()],
+        cwd: None,
+        sha256: String::new(),
+        version: String::new(),
+    };
+    assert!(!c.repeats_in_process());
+    let w = Workload {
+        id: "p-bulk-d2x3".into(),
+        position: "p".into(),
+        fen: String::new(),
+        kind: "bulk".into(),
+        depth: 2,
+        repeat: 3,
+        nodes: 42,
+    };
+    let seconds = c.run(&w).unwrap();
+    assert!(seconds > 0.0);
+    let runs = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(runs.lines().count(), 3, "three whole processes");
+    // A program that takes {repeat} is run once and repeats by itself.
+    let in_process = Contender {
+        argv: vec!["echo".into(), "42".into(), "{repeat}".into()],
+        ..c.clone()
+    };
+    assert!(in_process.repeats_in_process());
+    assert!(in_process.run(&w).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

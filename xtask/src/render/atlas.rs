@@ -209,12 +209,26 @@ pub fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Option
     })
 }
 
+/// " (builds 9, ..., peers 4)": where a run's minutes went, for the
+/// records that keep it (format 4).
+fn phases_text(r: &AtlasRecord) -> String {
+    if r.phase_seconds.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = r
+        .phase_seconds
+        .iter()
+        .map(|(name, seconds)| format!("{name} {:.1}", seconds / 60.0))
+        .collect();
+    format!(" ({})", parts.join(", "))
+}
+
 fn cpus_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> String {
     let mut s = String::new();
     for (i, (file, r)) in cpus.iter().enumerate() {
         writeln!(
             s,
-            "{}. **{}** ({}, {} logical cores): commit `{}`, {}, {}, timed with `RUSTFLAGS='{}'`{}; {} techniques, {} left out{}; record {}. The run took {:.0} minutes{}.",
+            "{}. **{}** ({}, {} logical cores): commit `{}`, {}, {}, timed with `RUSTFLAGS='{}'`{}; {} techniques, {} left out{}; record {}. The run took {:.0} minutes{}{}.",
             i + 1,
             r.cpu,
             r.host.cpu_model_name,
@@ -242,6 +256,7 @@ fn cpus_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> S
             },
             record_link(page, file),
             r.run_seconds / 60.0,
+            phases_text(r),
             typical_spread(r).map_or(String::new(), |x| format!(
                 "; its isolated rounds spread by {:.0} % of their median (the median over techniques of each one's range)",
                 100.0 * x
@@ -692,35 +707,53 @@ fn detail_block(
 }
 
 /// Per CPU: Quince's fastest build against the best C/C++ peer on each
-/// standard position, from the newest clean peers record on that model.
+/// standard position, from the newest clean record on that model that
+/// has the comparison: a peers record (`report`) or an atlas record that
+/// ran the lead itself (format 4).
 fn lead_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> String {
     let mut s = String::new();
     for (i, (_, atlas)) in cpus.iter().enumerate() {
-        let peers = records
+        // (date, file, commit, rustflags, the comparison)
+        let from_peers = records
             .lab
             .iter()
             .filter(|(_, r)| {
                 r.kind == "peers" && !r.commit.dirty && family_name(&r.host) == atlas.cpu
             })
-            .filter(|(_, r)| r.comparison("process").is_some())
-            .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
-        let Some((file, r)) = peers else {
+            .filter_map(|(file, r)| {
+                Some((
+                    r.date_utc.as_str(),
+                    file.as_str(),
+                    r.commit.short.as_str(),
+                    r.toolchain.rustflags.as_str(),
+                    r.comparison("process")?,
+                ))
+            });
+        let from_atlas = records
+            .atlas
+            .iter()
+            .filter(|(_, r)| !r.commit.dirty && r.cpu == atlas.cpu)
+            .filter_map(|(file, r)| {
+                Some((
+                    r.date_utc.as_str(),
+                    file.as_str(),
+                    r.commit.short.as_str(),
+                    r.timing_rustflags.as_str(),
+                    r.peers.as_ref()?,
+                ))
+            });
+        let newest = from_peers.chain(from_atlas).max_by(|a, b| a.0.cmp(b.0));
+        let Some((_, file, commit, rustflags, c)) = newest else {
             writeln!(
                 s,
-                "{}. **{}**: no peers record on this CPU model yet (`cargo run -p xtask -- report` with the peers built).",
+                "{}. **{}**: no comparison with the C/C++ programs on this CPU model yet (`atlas` or `report` with them built).",
                 i + 1,
                 atlas.cpu
             )
             .unwrap();
             continue;
         };
-        let c = r.comparison("process").expect("filtered");
-        let peers: Vec<&str> = c
-            .contenders
-            .iter()
-            .map(|x| x.name.as_str())
-            .filter(|n| *n != c.reference)
-            .collect();
+        let peers = c.others();
         let mut cells = Vec::new();
         for w in c.timings.workloads.iter().filter(|w| w.kind == "bulk") {
             let best = peers
@@ -731,13 +764,21 @@ fn lead_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> S
                 cells.push(format!("{} {} against {p}", w.position, ratio_text(&ratio)));
             }
         }
+        // The version names the commit and the build ("<commit> with the
+        // pext backend"); the commit alone where it does not.
+        let quince = match c.contenders.iter().find(|x| x.name == c.reference) {
+            Some(x) if x.version.starts_with(commit) => format!(
+                "`{commit}`{}",
+                x.version.strip_prefix(commit).unwrap_or_default()
+            ),
+            _ => format!("commit `{commit}`"),
+        };
         writeln!(
             s,
-            "{}. **{}** (commit `{}`, `RUSTFLAGS='{}'`, record {}): {}.",
+            "{}. **{}** (Quince {quince}, `RUSTFLAGS='{rustflags}'`, {} paired rounds, record {}): {}.",
             i + 1,
             atlas.cpu,
-            r.commit.short,
-            r.toolchain.rustflags,
+            c.timings.rounds,
             record_link(page, file),
             cells.join("; ")
         )

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
-use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position};
+use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position, Repeat};
 use crate::record::{Comparison, LabRecord, Toolchain};
 use crate::util::{Result, has_bmi2, positive, root, standard_positions};
 
@@ -134,7 +134,7 @@ fn render_all() -> Result<()> {
 }
 
 /// The contender for a C peer, if its binary was given.
-fn c_peer(
+pub(crate) fn c_peer(
     name: &str,
     bin: &Option<PathBuf>,
     args: &[&str],
@@ -239,7 +239,13 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
         true,
     )?);
     if process.len() > 1 {
-        let workloads = measure::calibrate(&quince, &positions, "bulk", start_depth, false)?;
+        let workloads = measure::calibrate(
+            &quince,
+            &positions,
+            "bulk",
+            start_depth,
+            Repeat::WholeProcesses,
+        )?;
         comparisons.push(comparison(
             "process",
             "bulk perft, Quince's `quince perft` against C/C++ perft programs, each a whole process",
@@ -280,7 +286,7 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
                 &positions,
                 kind,
                 start_depth,
-                true,
+                Repeat::InProcess,
             )?);
         }
         let contenders: Vec<Contender> = ["quince", "cozy-chess", "shakmaty"]

@@ -1,0 +1,190 @@
+//! The atlas's lead view: Quince's fastest technique on this CPU against
+//! the C/C++ perft programs (Gigantua, MPerft, templechess) on the six
+//! standard positions, from the atlas's own build, so that one run of one
+//! command gives a CPU's whole column (issue 66, item 6).
+//!
+//! The protocol is the peers comparison's ([`crate::report`]): bulk perft,
+//! paired rounds of whole processes, the depth calibrated on Quince, a
+//! shallower depth repeated as whole processes where the next would run
+//! more than twice the minimum ([`measure::Repeat::WholeProcesses`]).
+//! Two differences, both stated in the record: Quince is the atlas's
+//! `--features all-sliders` build with `-C target-cpu=native` running
+//! `quince perft --technique NAME` (the technique fastest in this run's
+//! bulk view, not a fixed one), and it runs 5 rounds by default, not 7:
+//! the 95 % interval of a median of 5 is still the range of the rounds
+//! (coverage 93.8 %), and the whole run must fit a stretch of work.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::measure::stats::{geomean, median};
+use crate::measure::{self, Contender, Position, Repeat, Timings};
+use crate::record::Comparison;
+use crate::report::c_peer;
+use crate::util::Result;
+
+/// Paired rounds of the lead view by default.
+pub const DEFAULT_ROUNDS: usize = 5;
+
+/// The C/C++ perft programs given on the command line.
+#[derive(Default, Debug)]
+pub struct Programs {
+    pub gigantua: Option<PathBuf>,
+    pub mperft: Option<PathBuf>,
+    pub templechess: Option<PathBuf>,
+}
+
+impl Programs {
+    pub fn any(&self) -> bool {
+        self.gigantua.is_some() || self.mperft.is_some() || self.templechess.is_some()
+    }
+}
+
+/// The technique of `generator` whose bulk perft is fastest: the least
+/// geometric mean, over the bulk workloads, of its median seconds per
+/// leaf. None when no technique has every bulk workload.
+pub fn fastest_bulk(generator: &Timings) -> Option<String> {
+    let bulk: Vec<&measure::Workload> = generator
+        .workloads
+        .iter()
+        .filter(|w| w.kind == "bulk")
+        .collect();
+    let mut per_technique: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for w in &bulk {
+        let Some(by_technique) = generator.seconds.get(&w.id) else {
+            continue;
+        };
+        let leaves = w.nodes as f64 * f64::from(w.repeat);
+        for (name, rounds) in by_technique {
+            if !rounds.is_empty() {
+                per_technique
+                    .entry(name)
+                    .or_default()
+                    .push(median(rounds) / leaves);
+            }
+        }
+    }
+    per_technique
+        .into_iter()
+        .filter(|(_, v)| v.len() == bulk.len())
+        .filter_map(|(name, v)| Some((name, geomean(v)?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(name, _)| name.to_string())
+}
+
+/// Times `quince perft --technique technique` (the atlas's native build)
+/// against every program given, `rounds` paired rounds.
+pub fn measure(
+    quince: &Path,
+    technique: &str,
+    build: &str,
+    programs: &Programs,
+    positions: &[Position],
+    rounds: usize,
+) -> Result<Comparison> {
+    let quince = Contender {
+        name: "quince".into(),
+        argv: vec![
+            quince.display().to_string(),
+            "perft".into(),
+            "--technique".into(),
+            technique.into(),
+            "--fen".into(),
+            "{fen}".into(),
+            "--depth".into(),
+            "{depth}".into(),
+        ],
+        cwd: None,
+        sha256: crate::measure::host::sha256(quince)?,
+        version: format!("{build}, technique {technique}"),
+    };
+    let mut contenders = vec![quince.clone()];
+    contenders.extend(c_peer(
+        "gigantua",
+        &programs.gigantua,
+        &["{fen}", "{depth}", "{nodes}"],
+        false,
+    )?);
+    contenders.extend(c_peer(
+        "mperft",
+        &programs.mperft,
+        &["-f", "{fen}", "-d", "{depth}", "-b"],
+        false,
+    )?);
+    contenders.extend(c_peer(
+        "templechess",
+        &programs.templechess,
+        &["{fen}", "{depth}"],
+        true,
+    )?);
+    let workloads = measure::calibrate(&quince, positions, "bulk", |_| 3, Repeat::WholeProcesses)?;
+    Comparison::measure(
+        "process",
+        &format!(
+            "bulk perft, Quince's `quince perft --technique {technique}` (the atlas's build) against C/C++ perft programs, each a whole process"
+        ),
+        "quince",
+        contenders,
+        &workloads,
+        rounds,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fastest_bulk_technique_is_the_least_time_per_leaf() {
+        let w = |id: &str, kind: &str, nodes: u64, repeat: u32| measure::Workload {
+            id: id.into(),
+            position: id.into(),
+            fen: String::new(),
+            kind: kind.into(),
+            depth: 1,
+            repeat,
+            nodes,
+        };
+        let seconds = BTreeMap::from([
+            (
+                "a".to_string(),
+                BTreeMap::from([
+                    ("slow".to_string(), vec![2.0, 2.0, 2.0]),
+                    ("quick".to_string(), vec![1.0, 1.1, 0.9]),
+                ]),
+            ),
+            (
+                "b".to_string(),
+                BTreeMap::from([
+                    ("slow".to_string(), vec![4.0, 4.0, 4.0]),
+                    ("quick".to_string(), vec![3.0, 3.0, 3.0]),
+                    // Fastest here but missing on "a": not a candidate.
+                    ("partial".to_string(), vec![0.1, 0.1, 0.1]),
+                ]),
+            ),
+            // Full-make timings do not count.
+            (
+                "c".to_string(),
+                BTreeMap::from([("slow".to_string(), vec![0.1, 0.1, 0.1])]),
+            ),
+        ]);
+        let t = Timings {
+            rounds: 3,
+            min_seconds: 0.5,
+            order: String::new(),
+            workloads: vec![
+                w("a", "bulk", 10, 1),
+                w("b", "bulk", 5, 2),
+                w("c", "full", 1, 1),
+            ],
+            seconds,
+            failures: Vec::new(),
+        };
+        assert_eq!(fastest_bulk(&t).as_deref(), Some("quick"));
+        let empty = Timings {
+            seconds: BTreeMap::new(),
+            ..t
+        };
+        assert_eq!(fastest_bulk(&empty), None);
+    }
+}
