@@ -9,14 +9,20 @@
 // 341 occupancies a pass, the results folded into one value so that
 // nothing is optimised away. The reference's code is called, not copied.
 //
-// Built and run by tools/cmg-instructions.sh:
-//   cmg-instructions TECHNIQUE PASSES   prints the folded result
+// Built and run by the atlas (xtask/src/atlas/reference_instructions.rs):
+//   cmg-instructions TECHNIQUE PASSES         prints the folded result
+//   cmg-instructions TECHNIQUE PASSES --time  and then the seconds the
+//                                             passes took (steady clock)
 // The difference of two pass counts under callgrind is the instructions of
-// the lookups alone (start-up and table initialisation cancel).
+// the lookups alone (start-up and table initialisation cancel). Built a
+// second time with -march=native and timed, it gives the reference's own
+// code in Quince's own workload, run by the atlas beside Quince's grouped
+// runs in every round: like with like in everything but the code.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <immintrin.h>
 // The reference's headers rely on what its Main.cpp includes before them.
 #include <algorithm>
@@ -57,9 +63,10 @@
 
 namespace {
 
-// A fixed pseudo-random workload (xorshift64*), the same on every run; the
-// occupancies are two draws ANDed (about a quarter of the squares) with
-// the twelve squares asked about set, as in `quince lookups --mode grouped`.
+// The inputs of `quince lookups --mode grouped`, number for number
+// (quince::sliders::lookups::grouped_inputs: xorshift 13/7/17 from the same
+// seed, twelve squares drawn, then the occupancy as two draws ANDed, about
+// a quarter of the squares, with the twelve squares set).
 struct Workload {
     static constexpr int kOccupancies = 341;
     static constexpr int kPerOccupancy = 12;
@@ -67,19 +74,21 @@ struct Workload {
     uint8_t square[kOccupancies * kPerOccupancy];
 
     Workload() {
-        uint64_t state = 0x9E3779B97F4A7C15ull;
+        uint64_t state = 0xD1B54A32D192ED03ull;
         auto next = [&state]() {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            return state * 0x2545F4914F6CDD1Dull;
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            return state;
         };
         for (int i = 0; i < kOccupancies; ++i) {
+            for (int r = 0; r < kPerOccupancy; ++r) {
+                square[i * kPerOccupancy + r] = static_cast<uint8_t>(next() % 64);
+            }
             occupancy[i] = next() & next();
             for (int r = 0; r < kPerOccupancy; ++r) {
-                const auto s = static_cast<uint8_t>(next() >> 58);
-                square[i * kPerOccupancy + r] = s;
-                occupancy[i] |= uint64_t{1} << s;  // the slider stands on its square
+                // the slider stands on its square
+                occupancy[i] |= uint64_t{1} << square[i * kPerOccupancy + r];
             }
         }
     }
@@ -110,9 +119,10 @@ void no_prepare(uint64_t) {}
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
+    const bool timed = argc == 4 && !std::strcmp(argv[3], "--time");
+    if (argc != 3 && !timed) {
         std::fprintf(stderr,
-                     "usage: cmg-instructions TECHNIQUE PASSES\n"
+                     "usage: cmg-instructions TECHNIQUE PASSES [--time]\n"
                      "TECHNIQUE: a Quince technique name that the reference has (the\n"
                      "atlas's SAME_TECHNIQUE list, less galois-field, which needs AVX-512)\n");
         return 2;
@@ -126,6 +136,11 @@ int main(int argc, char** argv) {
     static const Workload workload;
     uint64_t folded = 0;
     bool known = false;
+    // The reference's initialisers run before the clock starts.
+    Chess_Lookup::SISSY::Init();
+    Chess_Lookup::KGSSB::Init();
+    Chess_Lookup::SpectralMagic::Init();
+    const auto start = std::chrono::steady_clock::now();
     // One line per technique: Quince's name, then the reference's call (its
     // row name in the comment where the two differ in more than spelling).
 #define TECHNIQUE(NAME, CALL, PREPARE)                                                       \
@@ -133,9 +148,6 @@ int main(int argc, char** argv) {
         known = true;                                                                        \
         folded = run(workload, passes, [](int sq, uint64_t occ) { return CALL(sq, occ); }, PREPARE); \
     }
-    Chess_Lookup::SISSY::Init();
-    Chess_Lookup::KGSSB::Init();
-    Chess_Lookup::SpectralMagic::Init();
     TECHNIQUE("hq", Chess_Lookup::HyperbolaQsc::Queen, no_prepare)
     TECHNIQUE("magic", Chess_Lookup::Var::Queen, no_prepare)  // Fancy Magic BB - Variable shift
     TECHNIQUE("pext", Chess_Lookup::Lookup_Pext::Queen, no_prepare)
@@ -169,6 +181,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "unknown technique '%s'\n", technique);
         return 2;
     }
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     std::printf("%llu\n", static_cast<unsigned long long>(folded));
+    if (timed) {
+        std::printf("%.9f\n", took.count());
+    }
     return 0;
 }

@@ -37,6 +37,7 @@
 pub mod peers;
 pub mod reference;
 pub mod reference_instructions;
+pub mod same_workload;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -80,7 +81,10 @@ A whole run with every option below takes 25-45 minutes on 2 cores.
                        instructions per grouped lookup under callgrind
                        (tools/cmg-instructions.cpp on its headers, clang-16
                        with its flags at -march=x86-64-v3, vectorisers off),
-                       beside Quince's on the page
+                       beside Quince's on the page; and the same driver
+                       built at -march=native, timed in every isolated
+                       round right after Quince's grouped run: the
+                       reference's code in Quince's own inputs
   --reference-repeat N run only the reference(s) given, N times each, and
                        write reports/data/reference-<cpu>-<date>.json: the
                        page quotes the median and range of every run of
@@ -324,6 +328,11 @@ pub struct AtlasRecord {
     /// `--reference-source`).
     #[serde(default)]
     pub reference_instructions: Option<reference_instructions::ReferenceInstructions>,
+    /// The reference's own code timed in Quince's grouped workload, round
+    /// by round beside Quince's grouped runs (format 4, with
+    /// `--reference-source`).
+    #[serde(default)]
+    pub reference_same_workload: Option<same_workload::SameWorkload>,
     /// The generator's lead: the fastest technique against the C/C++
     /// perft programs (format 4, with `--gigantua` and the others).
     #[serde(default)]
@@ -641,16 +650,28 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
             }
         }
     }
-    let reference_instructions = match &o.reference_source {
-        Some(git_dir) => Some(reference_instructions::measure(git_dir, &names)?),
+    let sources = match &o.reference_source {
+        Some(git_dir) => Some(reference_instructions::Sources::unpack(git_dir)?),
         None => None,
+    };
+    let reference_instructions = match &sources {
+        Some(sources) if o.callgrind => Some(reference_instructions::measure(sources, &names)?),
+        _ => None,
     };
     if o.callgrind || o.reference_source.is_some() {
         phases.end("instruction counts");
     }
 
+    // The reference's own code in Quince's grouped workload, timed beside
+    // Quince's grouped runs.
+    let mut same = match &sources {
+        Some(sources) => Some(same_workload::Timed::build(sources, PASSES)?),
+        None => None,
+    };
+
     // The isolated view, in paired rounds: each technique's three modes
-    // back to back, the techniques' order rotating.
+    // back to back (then the reference's code in the grouped workload),
+    // the techniques' order rotating.
     let mut rates: [BTreeMap<String, Vec<f64>>; 3] = Default::default();
     for r in 0..o.rounds {
         for k in 0..names.len() {
@@ -660,6 +681,9 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
                     .entry(name.clone())
                     .or_default()
                     .push(lookups(&quince, name, mode, PASSES)?);
+            }
+            if let Some(same) = same.as_mut().filter(|_| reference_instructions::has(name)) {
+                same.run(name)?;
             }
         }
         progress(&format!("isolated round {}/{} done", r + 1, o.rounds));
@@ -815,6 +839,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
         reference,
         reference_scalar,
         reference_instructions,
+        reference_same_workload: same.map(same_workload::Timed::into_record),
         peers: lead,
         phase_seconds: phases.done,
         run_seconds: started.elapsed().as_secs_f64(),

@@ -15,7 +15,7 @@
 //! compiler and its flags, not on the CPU that runs them.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde::{Deserialize, Serialize};
@@ -65,62 +65,94 @@ fn compiler() -> String {
     std::env::var("CXX").unwrap_or_else(|_| "clang++-16".into())
 }
 
-/// Builds the driver from the reference's sources in `git_dir` (a git
-/// dir of Gigantua/Chess_Movegen) and counts every technique of
-/// `techniques` that the reference also has.
-pub fn measure(git_dir: &Path, techniques: &[String]) -> Result<ReferenceInstructions> {
-    let source_commit = output(
-        Command::new("git")
+/// The reference's sources unpacked from a git dir of
+/// Gigantua/Chess_Movegen, ready to build the driver against.
+pub struct Sources {
+    pub commit: String,
+    dir: PathBuf,
+}
+
+impl Sources {
+    /// Unpacks the commit at `git_dir`'s HEAD into
+    /// `target/lab/cmg-instructions/src`.
+    pub fn unpack(git_dir: &Path) -> Result<Sources> {
+        let commit = output(
+            Command::new("git")
+                .arg("--git-dir")
+                .arg(git_dir)
+                .args(["rev-parse", "HEAD"]),
+        )?
+        .trim()
+        .to_string();
+        let dir = work_dir().join("src");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        // The headers, as the commit has them: `git archive | tar -x`.
+        let archive = Command::new("git")
             .arg("--git-dir")
             .arg(git_dir)
-            .args(["rev-parse", "HEAD"]),
-    )?
-    .trim()
-    .to_string();
-    let work = root().join("target/lab/cmg-instructions");
-    let src = work.join("src");
-    if src.exists() {
-        std::fs::remove_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+            .args(["archive", "HEAD"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("git archive: {e}"))?;
+        let untar = Command::new("tar")
+            .args(["-x", "-C"])
+            .arg(&dir)
+            .stdin(archive.stdout.ok_or("git archive: no output")?)
+            .status()
+            .map_err(|e| format!("tar: {e}"))?;
+        if !untar.success() {
+            return Err(format!(
+                "could not unpack the sources of {}",
+                git_dir.display()
+            ));
+        }
+        Ok(Sources { commit, dir })
     }
-    std::fs::create_dir_all(&src).map_err(|e| format!("{}: {e}", src.display()))?;
-    // The headers, as the commit has them: `git archive | tar -x`.
-    let archive = Command::new("git")
-        .arg("--git-dir")
-        .arg(git_dir)
-        .args(["archive", "HEAD"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("git archive: {e}"))?;
-    let untar = Command::new("tar")
-        .args(["-x", "-C"])
-        .arg(&src)
-        .stdin(archive.stdout.ok_or("git archive: no output")?)
-        .status()
-        .map_err(|e| format!("tar: {e}"))?;
-    if !untar.success() {
-        return Err(format!(
-            "could not unpack the sources of {}",
-            git_dir.display()
-        ));
+
+    /// Builds the driver with `flags` into
+    /// `target/lab/cmg-instructions/<name>`.
+    pub fn build(&self, flags: &[&str], name: &str) -> Result<PathBuf> {
+        let driver = root().join(DRIVER);
+        let binary = work_dir().join(name);
+        let cxx = compiler();
+        let built = Command::new(&cxx)
+            .args(flags)
+            .arg(&driver)
+            .arg("-I")
+            .arg(&self.dir)
+            .arg("-o")
+            .arg(&binary)
+            .status()
+            .map_err(|e| format!("cannot run {cxx} (Debian: apt-get install -y clang-16): {e}"))?;
+        if !built.success() {
+            return Err(format!("{cxx} could not build {DRIVER}"));
+        }
+        Ok(binary)
     }
-    let driver = root().join(DRIVER);
-    let binary = work.join("cmg-instructions");
+}
+
+fn work_dir() -> PathBuf {
+    root().join("target/lab/cmg-instructions")
+}
+
+/// Whether the driver has `technique` (the reference has it, and the
+/// driver can call it without AVX-512).
+pub fn has(technique: &str) -> bool {
+    SAME_TECHNIQUE.iter().any(|(n, _)| *n == technique) && !NOT_COUNTED.contains(&technique)
+}
+
+/// Builds the driver from `sources` and counts every technique of
+/// `techniques` that the reference also has.
+pub fn measure(sources: &Sources, techniques: &[String]) -> Result<ReferenceInstructions> {
+    let binary = sources.build(FLAGS, "cmg-instructions")?;
     let cxx = compiler();
-    let built = Command::new(&cxx)
-        .args(FLAGS)
-        .arg(&driver)
-        .arg("-I")
-        .arg(&src)
-        .arg("-o")
-        .arg(&binary)
-        .status()
-        .map_err(|e| format!("cannot run {cxx} (Debian: apt-get install -y clang-16): {e}"))?;
-    if !built.success() {
-        return Err(format!("{cxx} could not build {DRIVER}"));
-    }
+    let driver = root().join(DRIVER);
     let mut per_lookup = BTreeMap::new();
     for (name, _) in SAME_TECHNIQUE {
-        if NOT_COUNTED.contains(name) || !techniques.iter().any(|t| t == name) {
+        if !has(name) || !techniques.iter().any(|t| t == name) {
             continue;
         }
         // The driver's passes are those of `quince lookups --mode grouped`.
@@ -130,7 +162,7 @@ pub fn measure(git_dir: &Path, techniques: &[String]) -> Result<ReferenceInstruc
         per_lookup.insert(name.to_string(), value);
     }
     Ok(ReferenceInstructions {
-        source_commit,
+        source_commit: sources.commit.clone(),
         compiler: version_line(&cxx, "--version"),
         flags: FLAGS.iter().map(|f| f.to_string()).collect(),
         driver: DRIVER.into(),

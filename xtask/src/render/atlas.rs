@@ -587,6 +587,17 @@ fn detail_block(
                         }
                     ));
                 }
+                if let Some(x) = same_workload_ratio(r, n) {
+                    parts.push(format!(
+                        "against the reference's own code in Quince's grouped inputs, round by round, {}: {}",
+                        ratio_range(&x),
+                        if x.median >= 0.9 {
+                            "the gap is the harness, not the code"
+                        } else {
+                            "the code is slower in the same inputs too"
+                        }
+                    ));
+                }
                 behind.push(format!("`{n}` ({})", parts.join(", ")));
             }
             writeln!(
@@ -687,6 +698,26 @@ fn detail_block(
         ));
     }
     writeln!(s, "\n{}.", capitalise(&notes.join("; "))).unwrap();
+    if let Some(x) = &r.reference_same_workload {
+        let mut cells = Vec::new();
+        let mut short = 0;
+        for n in x.mqueens_per_s.keys() {
+            if let Some(ratio) = same_workload_ratio(r, n) {
+                short += usize::from(ratio.median < 0.9);
+                cells.push(format!("`{n}` {}", ratio_range(&ratio)));
+            }
+        }
+        writeln!(
+            s,
+            "\nThe reference's own code in Quince's own inputs (the driver `{}`, Chess_Movegen `{}`, built with `{}`, over exactly the grouped inputs of `quince lookups`, each run right after Quince's grouped run of the same technique in the same round; Quince's rate over its, median of the rounds' ratios, the range in brackets): {}. Below 0.9x here: {short} of {}.",
+            x.driver,
+            &x.source_commit[..x.source_commit.len().min(12)],
+            x.flags.join(" "),
+            cells.join(", "),
+            cells.len()
+        )
+        .unwrap();
+    }
     if modes && r.reference.is_some() {
         if behind.is_empty() {
             writeln!(
@@ -704,6 +735,44 @@ fn detail_block(
         }
     }
     Ok(s)
+}
+
+/// Quince's grouped rate over the reference's code in the same inputs,
+/// round by round (the two ran back to back in each round): the median
+/// and the range of the rounds.
+fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
+    let theirs = r
+        .reference_same_workload
+        .as_ref()?
+        .mqueens_per_s
+        .get(technique)?;
+    let ours = r.isolated.grouped.get(technique)?;
+    let rounds: Vec<f64> = ours
+        .iter()
+        .zip(theirs)
+        .filter(|(_, t)| **t > 0.0)
+        .map(|(q, t)| q / t)
+        .collect();
+    if rounds.is_empty() {
+        return None;
+    }
+    Some(RoundRange {
+        median: median(&rounds),
+        lo: rounds.iter().copied().fold(f64::INFINITY, f64::min),
+        hi: rounds.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    })
+}
+
+/// A ratio's median over rounds and the range of the rounds.
+struct RoundRange {
+    median: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// "1.02x (0.95-1.10x)": a median ratio and the range of its rounds.
+fn ratio_range(x: &RoundRange) -> String {
+    format!("{:.2}x ({:.2}-{:.2}x)", x.median, x.lo, x.hi)
 }
 
 /// Per CPU: Quince's fastest build against the best C/C++ peer on each
