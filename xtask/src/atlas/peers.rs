@@ -15,30 +15,18 @@
 //! (coverage 93.8 %), and the whole run must fit a stretch of work.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::measure::stats::{geomean, median};
 use crate::measure::{self, Contender, Position, Repeat, Timings};
 use crate::record::Comparison;
-use crate::report::c_peer;
 use crate::util::Result;
 
 /// Paired rounds of the lead view by default.
 pub const DEFAULT_ROUNDS: usize = 5;
 
 /// The C/C++ perft programs given on the command line.
-#[derive(Default, Debug)]
-pub struct Programs {
-    pub gigantua: Option<PathBuf>,
-    pub mperft: Option<PathBuf>,
-    pub templechess: Option<PathBuf>,
-}
-
-impl Programs {
-    pub fn any(&self) -> bool {
-        self.gigantua.is_some() || self.mperft.is_some() || self.templechess.is_some()
-    }
-}
+pub use crate::report::CPrograms as Programs;
 
 /// The technique of `generator` whose bulk perft is fastest: the least
 /// geometric mean, over the bulk workloads, of its median seconds per
@@ -99,24 +87,7 @@ pub fn measure(
         version: format!("{build}, technique {technique}"),
     };
     let mut contenders = vec![quince.clone()];
-    contenders.extend(c_peer(
-        "gigantua",
-        &programs.gigantua,
-        &["{fen}", "{depth}", "{nodes}"],
-        false,
-    )?);
-    contenders.extend(c_peer(
-        "mperft",
-        &programs.mperft,
-        &["-f", "{fen}", "-d", "{depth}", "-b"],
-        false,
-    )?);
-    contenders.extend(c_peer(
-        "templechess",
-        &programs.templechess,
-        &["{fen}", "{depth}"],
-        true,
-    )?);
+    contenders.extend(programs.contenders()?);
     let workloads = measure::calibrate(&quince, positions, "bulk", |_| 3, Repeat::WholeProcesses)?;
     Comparison::measure(
         "process",

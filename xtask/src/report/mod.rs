@@ -42,9 +42,7 @@ BMI2, with Quince's pext backend and cozy-chess's own PEXT lookups.";
 
 struct Options {
     rounds: usize,
-    gigantua: Option<PathBuf>,
-    mperft: Option<PathBuf>,
-    templechess: Option<PathBuf>,
+    programs: CPrograms,
     crates: bool,
     callgrind: bool,
     allow_dirty: bool,
@@ -60,9 +58,7 @@ enum Mode {
 fn parse(args: &[String]) -> Result<Mode> {
     let mut o = Options {
         rounds: DEFAULT_ROUNDS,
-        gigantua: None,
-        mperft: None,
-        templechess: None,
+        programs: CPrograms::default(),
         crates: true,
         callgrind: true,
         allow_dirty: false,
@@ -82,9 +78,9 @@ fn parse(args: &[String]) -> Result<Mode> {
             "--render" => mode = Some(Mode::Render),
             "--check" => mode = Some(Mode::Check),
             "--rounds" => o.rounds = positive("--rounds", it.next())?,
-            "--gigantua" => o.gigantua = Some(file(arg, it.next())?),
-            "--mperft" => o.mperft = Some(file(arg, it.next())?),
-            "--templechess" => o.templechess = Some(file(arg, it.next())?),
+            "--gigantua" => o.programs.gigantua = Some(file(arg, it.next())?),
+            "--mperft" => o.programs.mperft = Some(file(arg, it.next())?),
+            "--templechess" => o.programs.templechess = Some(file(arg, it.next())?),
             "--no-crates" => o.crates = false,
             "--no-callgrind" => o.callgrind = false,
             "--allow-dirty" => o.allow_dirty = true,
@@ -133,8 +129,47 @@ fn render_all() -> Result<()> {
     Ok(())
 }
 
+/// The C/C++ perft programs given on the command line (`report`, and the
+/// atlas's lead).
+#[derive(Default, Debug)]
+pub struct CPrograms {
+    pub gigantua: Option<PathBuf>,
+    pub mperft: Option<PathBuf>,
+    pub templechess: Option<PathBuf>,
+}
+
+impl CPrograms {
+    pub fn any(&self) -> bool {
+        self.gigantua.is_some() || self.mperft.is_some() || self.templechess.is_some()
+    }
+
+    /// A contender for each program given, with the arguments it takes.
+    pub fn contenders(&self) -> Result<Vec<Contender>> {
+        let mut out = Vec::new();
+        out.extend(c_peer(
+            "gigantua",
+            &self.gigantua,
+            &["{fen}", "{depth}", "{nodes}"],
+            false,
+        )?);
+        out.extend(c_peer(
+            "mperft",
+            &self.mperft,
+            &["-f", "{fen}", "-d", "{depth}", "-b"],
+            false,
+        )?);
+        out.extend(c_peer(
+            "templechess",
+            &self.templechess,
+            &["{fen}", "{depth}"],
+            true,
+        )?);
+        Ok(out)
+    }
+}
+
 /// The contender for a C peer, if its binary was given.
-pub(crate) fn c_peer(
+fn c_peer(
     name: &str,
     bin: &Option<PathBuf>,
     args: &[&str],
@@ -220,24 +255,7 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
         version: format!("{} with the {slider} backend", checkout.commit.short),
     };
     let mut process = vec![quince.clone()];
-    process.extend(c_peer(
-        "gigantua",
-        &o.gigantua,
-        &["{fen}", "{depth}", "{nodes}"],
-        false,
-    )?);
-    process.extend(c_peer(
-        "mperft",
-        &o.mperft,
-        &["-f", "{fen}", "-d", "{depth}", "-b"],
-        false,
-    )?);
-    process.extend(c_peer(
-        "templechess",
-        &o.templechess,
-        &["{fen}", "{depth}"],
-        true,
-    )?);
+    process.extend(o.programs.contenders()?);
     if process.len() > 1 {
         let workloads = measure::calibrate(
             &quince,
@@ -312,8 +330,7 @@ fn measure_peers(o: &Options) -> Result<LabRecord> {
             rustc: version_line("rustc", "-V"),
             rustflags: rustflags().into(),
             features: features.into(),
-            gcc: (o.gigantua.is_some() || o.mperft.is_some() || o.templechess.is_some())
-                .then(|| version_line("gcc", "--version")),
+            gcc: o.programs.any().then(|| version_line("gcc", "--version")),
             valgrind: o.callgrind.then(|| version_line("valgrind", "--version")),
         },
         comparisons,
