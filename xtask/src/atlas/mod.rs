@@ -588,8 +588,42 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
     let here = host();
     let checkout = Checkout::new(o.allow_dirty)?;
     let timing_flags = "-C target-cpu=native";
-    let (quince, lab_perft) = build(&checkout.dir, "native", timing_flags)?;
-    phases.end("build (native)");
+    let instruction_flags = "-C target-cpu=x86-64-v3";
+    // The two builds at once. Why: each ends in one long single-threaded
+    // rustc (the release profile's fat LTO and one codegen unit), which
+    // leaves the other core idle. What it bought, cold on an Emerald
+    // Rapids host (2026-11-30): 281 s + 253 s one after the other, 462 s
+    // at once.
+    let (native, v3) = std::thread::scope(|scope| {
+        let v3 = o.callgrind.then(|| {
+            scope.spawn(|| {
+                progress(&format!(
+                    "building (v3, quince alone: RUSTFLAGS='{instruction_flags}')"
+                ));
+                build_quince_with(
+                    &checkout.dir,
+                    "atlas-v3",
+                    "all-sliders",
+                    instruction_flags,
+                    "atlas-build-v3",
+                )
+            })
+        });
+        let native = build(&checkout.dir, "native", timing_flags);
+        let v3 = v3.map(|handle| {
+            handle
+                .join()
+                .unwrap_or_else(|_| Err("the v3 build panicked".into()))
+        });
+        (native, v3)
+    });
+    let (quince, lab_perft) = native?;
+    let quince_v3 = v3.transpose()?;
+    phases.end(if o.callgrind {
+        "builds (native and x86-64-v3 at once)"
+    } else {
+        "build (native)"
+    });
     let (compiled, left_out) = list(&quince)?;
     let names: Vec<String> = match &o.techniques {
         Some(wanted) => {
@@ -618,22 +652,10 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
 
     // Instructions per lookup first: a valgrind that cannot run should
     // stop the run before the long timing.
-    let instruction_flags = "-C target-cpu=x86-64-v3";
     let mut per_lookup: BTreeMap<String, f64> = BTreeMap::new();
     let mut per_grouped_lookup: BTreeMap<String, f64> = BTreeMap::new();
-    if o.callgrind {
-        progress(&format!(
-            "building (v3, quince alone: RUSTFLAGS='{instruction_flags}')"
-        ));
-        let quince_v3 = build_quince_with(
-            &checkout.dir,
-            "atlas-v3",
-            "all-sliders",
-            instruction_flags,
-            "atlas-build-v3",
-        )?;
-        phases.end("build (x86-64-v3)");
-        let (v3_compiled, _) = list(&quince_v3)?;
+    if let Some(quince_v3) = &quince_v3 {
+        let (v3_compiled, _) = list(quince_v3)?;
         for name in &names {
             if !v3_compiled.iter().any(|(n, _)| n == name) {
                 continue;
@@ -642,7 +664,7 @@ fn measure(o: &Options) -> Result<AtlasRecord> {
                 (INSTRUCTION_MODE, INPUTS, &mut per_lookup),
                 (GROUPED_MODE, GROUPED_INPUTS, &mut per_grouped_lookup),
             ] {
-                let value = instructions_per_lookup(&quince_v3, name, mode, per_pass)?;
+                let value = instructions_per_lookup(quince_v3, name, mode, per_pass)?;
                 progress(&format!(
                     "callgrind {name}: {value:.1} instructions per lookup ({mode})"
                 ));
