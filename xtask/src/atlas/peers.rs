@@ -14,10 +14,9 @@
 //! the 95 % interval of a median of 5 is still the range of the rounds
 //! (coverage 93.8 %), and the whole run must fit a stretch of work.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::measure::stats::{geomean, median};
 use crate::measure::{self, Contender, Position, Repeat, Timings};
 use crate::record::Comparison;
 use crate::util::Result;
@@ -28,36 +27,20 @@ pub const DEFAULT_ROUNDS: usize = 5;
 /// The C/C++ perft programs given on the command line.
 pub use crate::report::CPrograms as Programs;
 
-/// The technique of `generator` whose bulk perft is fastest: the least
-/// geometric mean, over the bulk workloads, of its median seconds per
-/// leaf. None when no technique has every bulk workload.
+/// The technique of `generator` whose bulk perft is fastest, as the
+/// atlas page ranks them ([`Timings::geomean_median_seconds`]). None when
+/// no technique has every bulk workload.
 pub fn fastest_bulk(generator: &Timings) -> Option<String> {
-    let bulk: Vec<&measure::Workload> = generator
-        .workloads
-        .iter()
-        .filter(|w| w.kind == "bulk")
+    let names: BTreeSet<&str> = generator
+        .seconds
+        .values()
+        .flat_map(|by_technique| by_technique.keys().map(String::as_str))
         .collect();
-    let mut per_technique: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    for w in &bulk {
-        let Some(by_technique) = generator.seconds.get(&w.id) else {
-            continue;
-        };
-        let leaves = w.nodes as f64 * f64::from(w.repeat);
-        for (name, rounds) in by_technique {
-            if !rounds.is_empty() {
-                per_technique
-                    .entry(name)
-                    .or_default()
-                    .push(median(rounds) / leaves);
-            }
-        }
-    }
-    per_technique
+    names
         .into_iter()
-        .filter(|(_, v)| v.len() == bulk.len())
-        .filter_map(|(name, v)| Some((name, geomean(v)?)))
+        .filter_map(|n| Some((n, generator.geomean_median_seconds("bulk", n)?)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(name, _)| name.to_string())
+        .map(|(n, _)| n.to_string())
 }
 
 /// Times `quince perft --technique technique` (the atlas's native build)
@@ -104,6 +87,7 @@ pub fn measure(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn the_fastest_bulk_technique_is_the_least_time_per_leaf() {

@@ -61,7 +61,7 @@ pub struct ReferenceInstructions {
 
 /// The C++ compiler: `$CXX` when set, else Debian's clang-16 (the one the
 /// reference's Makefile names).
-fn compiler() -> String {
+pub(super) fn compiler() -> String {
     std::env::var("CXX").unwrap_or_else(|_| "clang++-16".into())
 }
 
@@ -114,7 +114,7 @@ impl Sources {
 
     /// Builds the driver with `flags` into
     /// `target/lab/cmg-instructions/<name>`.
-    pub fn build(&self, flags: &[&str], name: &str) -> Result<PathBuf> {
+    pub fn build(&self, flags: &[impl AsRef<std::ffi::OsStr>], name: &str) -> Result<PathBuf> {
         let driver = root().join(DRIVER);
         let binary = work_dir().join(name);
         let cxx = compiler();

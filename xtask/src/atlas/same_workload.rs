@@ -21,22 +21,25 @@ use std::process::Command;
 use serde::{Deserialize, Serialize};
 
 use super::GROUPED_INPUTS;
-use super::reference_instructions::{DRIVER, Sources};
+use super::reference_instructions::{self, DRIVER, Sources, compiler};
 use crate::measure::host::{sha256, version_line};
 use crate::util::{Result, output, root};
 
-/// The reference's Makefile flags (its `-march=native`), vectorisers off.
-pub const FLAGS: &[&str] = &[
-    "-O3",
-    "-mllvm",
-    "-inline-threshold=16000",
-    "-fdeclspec",
-    "-march=native",
-    "-funroll-loops",
-    "-std=c++20",
-    "-fno-vectorize",
-    "-fno-slp-vectorize",
-];
+/// The reference's Makefile flags as it builds itself: the counted
+/// build's ([`reference_instructions::FLAGS`], vectorisers off) with its
+/// own `-march=native` back.
+pub fn flags() -> Vec<&'static str> {
+    reference_instructions::FLAGS
+        .iter()
+        .map(|f| {
+            if f.starts_with("-march=") {
+                "-march=native"
+            } else {
+                f
+            }
+        })
+        .collect()
+}
 
 /// The timed runs of one record.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -65,13 +68,13 @@ impl Timed {
     /// Builds the timed driver from `sources`; each run makes `passes`
     /// passes (those of Quince's grouped runs).
     pub fn build(sources: &Sources, passes: u64) -> Result<Timed> {
-        let binary = sources.build(FLAGS, "cmg-timed")?;
-        let cxx = std::env::var("CXX").unwrap_or_else(|_| "clang++-16".into());
+        let flags = flags();
+        let binary = sources.build(&flags, "cmg-timed")?;
         Ok(Timed {
             record: SameWorkload {
                 source_commit: sources.commit.clone(),
-                compiler: version_line(&cxx, "--version"),
-                flags: FLAGS.iter().map(|f| f.to_string()).collect(),
+                compiler: version_line(&compiler(), "--version"),
+                flags: flags.iter().map(|f| f.to_string()).collect(),
                 driver: DRIVER.into(),
                 driver_sha256: sha256(&root().join(DRIVER))?,
                 command: format!("{} {{technique}} {passes} --time", binary.display()),
@@ -83,14 +86,14 @@ impl Timed {
     }
 
     /// Times `technique` once and keeps its rate.
-    pub fn run(&mut self, technique: &str) -> Result<f64> {
+    pub fn run(&mut self, technique: &str) -> Result<()> {
         let rate = rate(&self.binary, technique, self.passes)?;
         self.record
             .mqueens_per_s
             .entry(technique.to_string())
             .or_default()
             .push(rate);
-        Ok(rate)
+        Ok(())
     }
 
     pub fn into_record(self) -> SameWorkload {
@@ -115,7 +118,15 @@ fn parse_rate(text: &str, passes: u64) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_rate;
+    use super::{flags, parse_rate};
+
+    #[test]
+    fn the_timed_build_is_the_counted_one_at_native() {
+        let f = flags();
+        assert!(f.contains(&"-march=native") && !f.contains(&"-march=x86-64-v3"));
+        assert!(f.contains(&"-fno-vectorize") && f.contains(&"-fno-slp-vectorize"));
+        assert_eq!(f.len(), super::reference_instructions::FLAGS.len());
+    }
 
     #[test]
     fn the_rate_comes_from_the_seconds_line() {

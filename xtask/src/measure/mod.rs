@@ -283,6 +283,22 @@ impl Timings {
             .collect()
     }
 
+    /// The geometric mean, over the workloads of `kind`, of `contender`'s
+    /// median seconds: the figure that ranks contenders timed on the same
+    /// workloads. None where it has no timing on one of them.
+    pub fn geomean_median_seconds(&self, kind: &str, contender: &str) -> Option<f64> {
+        let medians: Option<Vec<f64>> = self
+            .workloads
+            .iter()
+            .filter(|w| w.kind == kind)
+            .map(|w| {
+                let rounds = self.seconds.get(&w.id)?.get(contender)?;
+                (!rounds.is_empty()).then(|| stats::median(rounds))
+            })
+            .collect();
+        stats::geomean(medians?)
+    }
+
     /// Million leaves per second at the median seconds of a contender.
     pub fn mnps(&self, workload: &Workload, contender: &str) -> Option<f64> {
         let s = stats::median(self.seconds.get(&workload.id)?.get(contender)?);

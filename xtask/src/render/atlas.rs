@@ -79,20 +79,7 @@ struct Generator {
 fn generator(t: &Timings, names: &[String], kind: &str) -> Option<Generator> {
     let medians: Vec<(String, f64)> = names
         .iter()
-        .filter_map(|n| {
-            let s: Option<Vec<f64>> = t
-                .workloads
-                .iter()
-                .filter(|w| w.kind == kind)
-                .map(|w| {
-                    t.seconds
-                        .get(&w.id)
-                        .and_then(|m| m.get(n))
-                        .map(|v| crate::measure::stats::median(v))
-                })
-                .collect();
-            crate::measure::stats::geomean(s?).map(|g| (n.clone(), g))
-        })
+        .filter_map(|n| Some((n.clone(), t.geomean_median_seconds(kind, n)?)))
         .collect();
     let fastest = medians.iter().min_by(|a, b| a.1.total_cmp(&b.1))?.0.clone();
     let ratio: BTreeMap<String, Ratio> = medians
@@ -148,13 +135,8 @@ fn spread(rounds: &[f64]) -> Option<f64> {
     if rounds.len() < 2 {
         return None;
     }
-    let mid = median(rounds);
-    let (lo, hi) = rounds
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
-            (lo.min(x), hi.max(x))
-        });
-    (mid > 0.0).then(|| (hi - lo) / mid)
+    let r = RoundRange::of(rounds)?;
+    (r.median > 0.0).then(|| (r.hi - r.lo) / r.median)
 }
 
 /// The record's typical round-to-round spread: the median over its
@@ -757,21 +739,33 @@ fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
         .filter(|(_, t)| **t > 0.0)
         .map(|(q, t)| q / t)
         .collect();
-    if rounds.is_empty() {
-        return None;
-    }
-    Some(RoundRange {
-        median: median(&rounds),
-        lo: rounds.iter().copied().fold(f64::INFINITY, f64::min),
-        hi: rounds.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-    })
+    RoundRange::of(&rounds)
 }
 
-/// A ratio's median over rounds and the range of the rounds.
+/// A figure's median over rounds and the range of the rounds.
 struct RoundRange {
     median: f64,
     lo: f64,
     hi: f64,
+}
+
+impl RoundRange {
+    /// None for no rounds.
+    fn of(rounds: &[f64]) -> Option<RoundRange> {
+        if rounds.is_empty() {
+            return None;
+        }
+        let (lo, hi) = rounds
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+                (lo.min(x), hi.max(x))
+            });
+        Some(RoundRange {
+            median: median(rounds),
+            lo,
+            hi,
+        })
+    }
 }
 
 /// "1.02x (0.95-1.10x)": a median ratio and the range of its rounds.
