@@ -36,19 +36,24 @@ done
 ./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 1 --hidden 16 \
   --buckets 2 --king-buckets m4
 [[ $(head -c 4 "$work/kb/last.qnn") == QNN3 ]]
+#
+# These builds, and the `hce` one below, use the `ci-backends` profile
+# (release optimisation without fat LTO) in 35-backends' target directory,
+# whose dependencies are built already: fat-LTO builds of their own took
+# four minutes of this stage, and what they check does not depend on LTO.
 export QUINCE_NETWORK="$work/kb/last.qnn"
-kb_target=target/king-buckets
-CARGO_TARGET_DIR=$kb_target cargo test --release --lib nnue
-CARGO_TARGET_DIR=$kb_target cargo test --release -p quince-trainer features_match_the_engine
-CARGO_TARGET_DIR=$kb_target cargo build --release --bin quince
+kb=(--profile ci-backends --target-dir target/backends)
+cargo test "${kb[@]}" --lib nnue
+cargo test "${kb[@]}" -p quince-trainer features_match_the_engine
+cargo build "${kb[@]}" --bin quince
 for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" \
            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1" \
            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"; do
-  engine=$("$kb_target/release/quince" eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
+  engine=$(target/backends/ci-backends/quince eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
   trainer=$(./target/release/quince-train eval --net "$QUINCE_NETWORK" --fen "$fen")
   echo "king buckets: $fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
 unset QUINCE_NETWORK
-cargo test --release --features hce --lib search
+cargo test "${kb[@]}" --features hce --lib search
