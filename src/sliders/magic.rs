@@ -13,6 +13,19 @@
 //! loop scalar (its default and its vectoriser-off builds measure the
 //! same). The gap is the compiler's choice in the harness, not the
 //! lookup: a move generator asks for lookups one at a time.
+//!
+//! Why it ran more instructions per grouped lookup than the reference's
+//! own code in the same inputs (21.4 against 17.3 in the atlas records of
+//! 2026-11-29/30): the listings (`objdump -d` of `queens_grouped` for this
+//! technique and of the reference driver's loop) show the same lookup,
+//! instruction for instruction (per slider: load the mask, AND, multiply
+//! by the magic, load the shift, shift, load the block's start, load the
+//! attacks), plus one AND that keeps the square's index below 64
+//! ([`Square::index`], in place of a bounds check). The rest was the
+//! loop: `-funroll-loops` wrote the reference driver's twelve lookups per
+//! occupancy out, while Quince's stays rolled. With the driver's loops
+//! kept rolled (`tools/cmg-instructions.cpp` since 2026-11-30) the
+//! reference's code counts 19.6 (callgrind, `-march=x86-64-v3`).
 
 use super::Slider;
 use crate::tables::generated as g;

@@ -42,6 +42,13 @@ pub const FLAGS: &[&str] = &[
     "-fno-slp-vectorize",
 ];
 
+/// How the driver's own loops run, as records since this driver state it:
+/// kept rolled, the shape of Quince's grouped loop, so that a count or a
+/// rate compares lookups and not loop shapes (the driver's comment has the
+/// measurement). Records without the field were taken with the loops left
+/// to `-funroll-loops`, which wrote some techniques' twelve lookups out.
+pub const HARNESS_LOOP: &str = "rolled (`#pragma clang loop unroll(disable)`), as Quince's grouped loop";
+
 /// The techniques the driver cannot count: GaloisField needs AVX-512.
 const NOT_COUNTED: &[&str] = &["galois-field"];
 
@@ -54,6 +61,10 @@ pub struct ReferenceInstructions {
     pub flags: Vec<String>,
     pub driver: String,
     pub driver_sha256: String,
+    /// [`HARNESS_LOOP`] when the driver kept its loops rolled; `None` in
+    /// older records, whose loops `-funroll-loops` could unroll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_loop: Option<String>,
     /// Quince's technique name -> the reference's instructions per grouped
     /// queen lookup.
     pub per_lookup: BTreeMap<String, f64>,
@@ -167,6 +178,7 @@ pub fn measure(sources: &Sources, techniques: &[String]) -> Result<ReferenceInst
         flags: FLAGS.iter().map(|f| f.to_string()).collect(),
         driver: DRIVER.into(),
         driver_sha256: sha256(&driver)?,
+        harness_loop: Some(HARNESS_LOOP.into()),
         per_lookup,
     })
 }

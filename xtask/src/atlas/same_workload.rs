@@ -21,7 +21,7 @@ use std::process::Command;
 use serde::{Deserialize, Serialize};
 
 use super::GROUPED_INPUTS;
-use super::reference_instructions::{self, DRIVER, Sources, compiler};
+use super::reference_instructions::{self, DRIVER, HARNESS_LOOP, Sources, compiler};
 use crate::measure::host::{sha256, version_line};
 use crate::util::{Result, output, root};
 
@@ -50,6 +50,10 @@ pub struct SameWorkload {
     pub flags: Vec<String>,
     pub driver: String,
     pub driver_sha256: String,
+    /// How the driver's loops ran (`reference_instructions::HARNESS_LOOP`);
+    /// `None` in older records, whose loops `-funroll-loops` could unroll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_loop: Option<String>,
     /// One run, `{technique}` standing for the name.
     pub command: String,
     /// Quince's technique name -> the reference's MQueens/s per isolated
@@ -77,6 +81,7 @@ impl Timed {
                 flags: flags.iter().map(|f| f.to_string()).collect(),
                 driver: DRIVER.into(),
                 driver_sha256: sha256(&root().join(DRIVER))?,
+                harness_loop: Some(HARNESS_LOOP.into()),
                 command: format!("{} {{technique}} {passes} --time", binary.display()),
                 mqueens_per_s: BTreeMap::new(),
             },

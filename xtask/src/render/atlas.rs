@@ -675,12 +675,13 @@ fn detail_block(
     }
     if let Some(x) = &r.reference_instructions {
         notes.push(format!(
-            "grouped: Quince / reference: instructions per grouped lookup under callgrind, Quince's build at `RUSTFLAGS='{}'` and the reference's own code (Chess_Movegen `{}`) called by `{}` in the same workload, built with {} and `{}`",
+            "grouped: Quince / reference: instructions per grouped lookup under callgrind, Quince's build at `RUSTFLAGS='{}'` and the reference's own code (Chess_Movegen `{}`) called by `{}` in the same workload, built with {} and `{}`, {}",
             r.instruction_rustflags.as_deref().unwrap_or("-"),
             &x.source_commit[..x.source_commit.len().min(12)],
             x.driver,
             x.compiler,
-            x.flags.join(" ")
+            x.flags.join(" "),
+            harness_loop(x.harness_loop.as_deref())
         ));
     }
     writeln!(s, "\n{}.", capitalise(&notes.join("; "))).unwrap();
@@ -695,10 +696,11 @@ fn detail_block(
         }
         writeln!(
             s,
-            "\nThe reference's own code in Quince's own inputs (the driver `{}`, Chess_Movegen `{}`, built with `{}`, over exactly the grouped inputs of `quince lookups`, each run right after Quince's grouped run of the same technique in the same round; Quince's rate over its, median of the rounds' ratios, the range in brackets): {}. Below 0.9x here: {short} of {}.",
+            "\nThe reference's own code in Quince's own inputs (the driver `{}`, Chess_Movegen `{}`, built with `{}`, {}, over exactly the grouped inputs of `quince lookups`, each run right after Quince's grouped run of the same technique in the same round; Quince's rate over its, median of the rounds' ratios, the range in brackets): {}. Below 0.9x here: {short} of {}.",
             x.driver,
             &x.source_commit[..x.source_commit.len().min(12)],
             x.flags.join(" "),
+            harness_loop(x.harness_loop.as_deref()),
             cells.join(", "),
             cells.len()
         )
@@ -726,6 +728,15 @@ fn detail_block(
 /// Quince's grouped rate over the reference's code in the same inputs,
 /// round by round (the two ran back to back in each round): the median
 /// and the range of the rounds.
+/// How the reference driver's own loops ran, as a record states it; older
+/// records do not, and their driver left the loops to `-funroll-loops`.
+fn harness_loop(stated: Option<&str>) -> String {
+    match stated {
+        Some(how) => format!("the driver's loops {how}"),
+        None => "the driver's loops left to `-funroll-loops`, which wrote out some techniques' twelve lookups per occupancy while Quince's grouped loop stays rolled (for those, the reference's figures carry less loop work than Quince's)".into(),
+    }
+}
+
 fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
     let theirs = r
         .reference_same_workload
