@@ -47,7 +47,8 @@ pub const FLAGS: &[&str] = &[
 /// rate compares lookups and not loop shapes (the driver's comment has the
 /// measurement). Records without the field were taken with the loops left
 /// to `-funroll-loops`, which wrote some techniques' twelve lookups out.
-pub const HARNESS_LOOP: &str = "rolled (`#pragma clang loop unroll(disable)`), as Quince's grouped loop";
+pub const HARNESS_LOOP: &str =
+    "rolled (`#pragma clang loop unroll(disable)`), as Quince's grouped loop";
 
 /// The techniques the driver cannot count: GaloisField needs AVX-512.
 const NOT_COUNTED: &[&str] = &["galois-field"];
