@@ -42,10 +42,10 @@ done
 # whose dependencies are built already: fat-LTO builds of their own took
 # four minutes of this stage, and what they check does not depend on LTO.
 export QUINCE_NETWORK="$work/kb/last.qnn"
-kb=(--profile ci-backends --target-dir target/backends)
-cargo test "${kb[@]}" --lib nnue
-cargo test "${kb[@]}" -p quince-trainer features_match_the_engine
-cargo build "${kb[@]}" --bin quince
+no_lto=(--profile ci-backends --target-dir target/backends)
+cargo test "${no_lto[@]}" --lib nnue
+cargo test "${no_lto[@]}" -p quince-trainer features_match_the_engine
+cargo build "${no_lto[@]}" --bin quince
 for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" \
            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1" \
@@ -56,4 +56,4 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
   [[ "$engine" == "$trainer" ]]
 done
 unset QUINCE_NETWORK
-cargo test "${kb[@]}" --features hce --lib search
+cargo test "${no_lto[@]}" --features hce --lib search

@@ -34,7 +34,7 @@ use crate::tables::generated as g;
 use crate::types::{Bitboard, Square};
 use core::mem::size_of_val;
 
-/// Kindergarten bitboards (8 KiB of tables).
+/// Kindergarten bitboards (12 KiB of tables and entries).
 pub struct Kindergarten;
 
 /// One square's share of the tables, read side by side in one 64-byte

@@ -725,9 +725,6 @@ fn detail_block(
     Ok(s)
 }
 
-/// Quince's grouped rate over the reference's code in the same inputs,
-/// round by round (the two ran back to back in each round): the median
-/// and the range of the rounds.
 /// How the reference driver's own loops ran, as a record states it; older
 /// records do not, and their driver left the loops to `-funroll-loops`.
 fn harness_loop(stated: Option<&str>) -> String {
@@ -737,6 +734,9 @@ fn harness_loop(stated: Option<&str>) -> String {
     }
 }
 
+/// Quince's grouped rate over the reference's code in the same inputs,
+/// round by round (the two ran back to back in each round): the median
+/// and the range of the rounds.
 fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
     let theirs = r
         .reference_same_workload
