@@ -7,6 +7,7 @@
 //! cargo run -p xtask -- report [--gigantua BIN --mperft BIN --templechess BIN]  # Quince against its peers
 //! cargo run -p xtask -- lab [--full]             # every sliding-attack backend against the others
 //! cargo run -p xtask -- atlas [--reference BIN]  # every technique on this CPU, isolated and in the generator
+//! cargo run -p xtask -- lead-profile --gigantua BIN  # what the lead over Gigantua is made of (valgrind)
 //! cargo run -p xtask -- scale [--mperft BIN] [--deep]  # hashed and threaded perft, perft(10)
 //! cargo run -p xtask -- curve [--prebuilt DIR]   # perft and search from 1 thread to every core
 //! cargo run -p xtask -- report --render         # every page and chart from the records
@@ -24,6 +25,7 @@ mod curve;
 mod dataset;
 mod history;
 mod lab;
+mod lead_profile;
 mod measure;
 mod record;
 mod render;
@@ -41,6 +43,7 @@ const USAGE: &str = "usage:
   cargo run -p xtask -- lab [--rounds N] [--backends a,b,c] [--full] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- atlas [--rounds N] [--techniques a,b] [--reference BIN] [--reference-scalar BIN] [--reference-source GIT_DIR] [--no-generator] [--no-callgrind] [--allow-dirty]
   cargo run -p xtask -- report [--rounds N] [--gigantua BIN] [--mperft BIN] [--templechess BIN] [--no-crates]
+  cargo run -p xtask -- lead-profile --gigantua BIN [--allow-dirty]   (instructions and mispredictions per leaf, Quince and Gigantua)
   cargo run -p xtask -- scale [--rounds N] [--mperft BIN] [--deep] [--allow-dirty]
   cargo run -p xtask -- curve [--threads 1,2,4] [--rounds N] [--build-only DIR | --prebuilt DIR --out DIR]
   cargo run -p xtask -- report --render     (every page and chart from reports/data/)
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Some("lab") => lab::run(&args[1..]),
         Some("atlas") => atlas::run(&args[1..]),
         Some("report") => report::run(&args[1..]),
+        Some("lead-profile") => lead_profile::run(&args[1..]),
         Some("scale") => scale::run(&args[1..]),
         Some("curve") => curve::run(&args[1..]),
         Some("perft-track") => track::run(&args[1..]),

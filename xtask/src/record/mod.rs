@@ -7,6 +7,7 @@
 //! (`dataset-*.json`) in [`datasets`].
 
 pub mod datasets;
+pub mod lead_profile;
 pub mod matches;
 pub mod syzygy;
 pub mod v1;
@@ -266,6 +267,8 @@ pub struct Records {
     pub atlas_reference: Vec<(String, crate::atlas::reference::ReferenceRecord)>,
     /// Syzygy probing records (`syzygy-*.json`), oldest first.
     pub syzygy: Vec<(String, syzygy::SyzygyRecord)>,
+    /// Lead-profile records (`lead-profile-*.json`), oldest first.
+    pub lead_profile: Vec<(String, lead_profile::LeadProfileRecord)>,
 }
 
 impl Records {
@@ -335,5 +338,6 @@ pub fn load_from(dir: &Path) -> Result<Records> {
         atlas: crate::atlas::load_from(dir)?,
         atlas_reference: crate::atlas::reference::load_from(dir)?,
         syzygy: syzygy::load_from(dir)?,
+        lead_profile: lead_profile::load_from(dir)?,
     })
 }

@@ -13,6 +13,7 @@ mod curve;
 mod datasets;
 mod format;
 mod lab;
+mod lead_profile;
 pub mod matches;
 mod peers;
 mod scaling;
@@ -147,6 +148,9 @@ fn block(name: &str, args: &[&str], records: &Records, page: &str) -> Result<Str
     if let Some(out) = syzygy::block(name, &records.syzygy, page) {
         return out;
     }
+    if let Some(out) = lead_profile::block(name, records, page) {
+        return out;
+    }
     Err(format!("no block named '{name}'"))
 }
 
@@ -262,8 +266,18 @@ pub fn check() -> Result<Vec<String>> {
             ));
         }
     }
-    for (name, r) in &records.atlas {
-        if r.commit.dirty {
+    let atlas_like = records
+        .atlas
+        .iter()
+        .map(|(n, r)| (n, r.commit.dirty))
+        .chain(
+            records
+                .lead_profile
+                .iter()
+                .map(|(n, r)| (n, r.commit.dirty)),
+        );
+    for (name, dirty) in atlas_like {
+        if dirty {
             problems.push(format!(
                 "reports/data/{name}: measured from an uncommitted tree (dirty)"
             ));

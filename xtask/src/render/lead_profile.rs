@@ -1,0 +1,270 @@
+//! `atlas.lead-profile` on `reports/atlas.md`: what the lead over Gigantua
+//! is made of, from the newest clean lead-profile record
+//! ([`crate::record::lead_profile`]): instructions, branches and
+//! mispredicted branches per leaf of both programs on each position, then,
+//! for every position where some atlas CPU's lead is below the target,
+//! how its counts differ from the positions that meet it everywhere.
+
+use std::fmt::Write as _;
+
+use super::atlas::PositionLead;
+use super::format::record_link;
+use crate::record::Records;
+use crate::record::lead_profile::{LeadProfileRecord, PerLeaf};
+use crate::util::Result;
+
+/// Issue 66's target: Quince at least this many times as fast as the best
+/// C/C++ perft program on every standard position, on every atlas CPU.
+pub const LEAD_TARGET: f64 = 1.25;
+
+pub fn block(name: &str, records: &Records, page: &str) -> Option<Result<String>> {
+    if name != "atlas.lead-profile" {
+        return None;
+    }
+    let newest = records
+        .lead_profile
+        .iter()
+        .filter(|(_, r)| !r.commit.dirty)
+        .max_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
+    let Some((file, r)) = newest else {
+        return Some(Ok(
+            "No clean lead-profile record in `reports/data/` yet (`cargo run --release -p xtask -- lead-profile --gigantua BIN`).\n"
+                .into(),
+        ));
+    };
+    let below = below_target(&super::atlas::leads(records));
+    Some(Ok(render(file, r, &below, page)))
+}
+
+/// (position, CPU model, ratio, peer) for every lead below [`LEAD_TARGET`].
+fn below_target(leads: &[(String, Vec<PositionLead>)]) -> Vec<(String, String, f64, String)> {
+    let mut out = Vec::new();
+    for (cpu, cells) in leads {
+        for lead in cells {
+            if lead.ratio.interval.median < LEAD_TARGET {
+                out.push((
+                    lead.position.clone(),
+                    cpu.clone(),
+                    lead.ratio.interval.median,
+                    lead.peer.clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Quince's and Gigantua's per-leaf figures on one position.
+struct Row<'a> {
+    position: &'a str,
+    depths: [u32; 2],
+    quince: PerLeaf,
+    gigantua: PerLeaf,
+}
+
+impl Row<'_> {
+    /// How many times fewer instructions per leaf Quince runs.
+    fn instruction_lead(&self) -> f64 {
+        self.gigantua.instructions / self.quince.instructions
+    }
+    /// Quince's mispredicted branches per leaf over Gigantua's.
+    fn mispredict_share(&self) -> f64 {
+        self.quince.mispredicts / self.gigantua.mispredicts
+    }
+}
+
+fn render(
+    file: &str,
+    r: &LeadProfileRecord,
+    below: &[(String, String, f64, String)],
+    page: &str,
+) -> String {
+    let rows: Vec<Row> = r
+        .positions
+        .iter()
+        .filter_map(|p| {
+            Some(Row {
+                position: &p.position,
+                depths: p.depths,
+                quince: p.per_leaf("quince")?,
+                gigantua: p.per_leaf("gigantua")?,
+            })
+        })
+        .collect();
+    let version = |name: &str| {
+        r.programs
+            .iter()
+            .find(|p| p.name == name)
+            .map_or("unknown", |p| p.version.as_str())
+    };
+    let mut s = String::new();
+    writeln!(
+        s,
+        "Record {}: Quince `{}`, Gigantua ({}), both built for `x86-64-v3`, counted by `{}` ({}). Per leaf of bulk perft: the deeper run's counts minus the shallower's, over the leaves it adds, so process start and table set-up drop out. Mispredictions are cachegrind's model of a predictor, the same on every CPU, not any CPU's own; they show where a position makes a generator's branches hard to guess, not how many cycles that costs.\n",
+        record_link(page, file),
+        version("quince"),
+        version("gigantua"),
+        r.tool,
+        r.toolchain.valgrind.as_deref().unwrap_or("valgrind"),
+    )
+    .unwrap();
+    s.push_str("| position | depths | instructions, Quince / Gigantua | Quince's fewer | branches, Quince / Gigantua | mispredicted, Quince / Gigantua | Quince's over Gigantua's |\n");
+    s.push_str("| --- | --- | --- | --- | --- | --- | --- |\n");
+    for row in &rows {
+        writeln!(
+            s,
+            "| {} | {}-{} | {:.2} / {:.2} | {:.2}x | {:.2} / {:.2} | {:.4} / {:.4} | {:.2}x |",
+            row.position,
+            row.depths[0],
+            row.depths[1],
+            row.quince.instructions,
+            row.gigantua.instructions,
+            row.instruction_lead(),
+            row.quince.branches,
+            row.gigantua.branches,
+            row.quince.mispredicts,
+            row.gigantua.mispredicts,
+            row.mispredict_share(),
+        )
+        .unwrap();
+    }
+    s.push('\n');
+    s.push_str(&explanation(&rows, below));
+    s
+}
+
+/// The sentence on the positions below the target: their counts against
+/// the range of the positions that meet it on every CPU.
+fn explanation(rows: &[Row], below: &[(String, String, f64, String)]) -> String {
+    if below.is_empty() {
+        return format!(
+            "Every atlas CPU's lead is at least {LEAD_TARGET:.2}x on every position (the lead above).\n"
+        );
+    }
+    let short: Vec<&str> = {
+        let mut v: Vec<&str> = below.iter().map(|b| b.0.as_str()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let met: Vec<&Row> = rows
+        .iter()
+        .filter(|r| !short.contains(&r.position))
+        .collect();
+    let instruction_range = range(met.iter().map(|r| r.instruction_lead()));
+    let mispredict_range = range(met.iter().map(|r| r.mispredict_share()));
+    let mut s = String::new();
+    for position in short {
+        let cpus: Vec<String> = below
+            .iter()
+            .filter(|b| b.0 == position)
+            .map(|b| format!("{} {:.2}x against {}", b.1, b.2, b.3))
+            .collect();
+        write!(
+            s,
+            "Below {LEAD_TARGET:.2}x: **{position}** ({}).",
+            cpus.join("; ")
+        )
+        .unwrap();
+        let Some(row) = rows.iter().find(|r| r.position == position) else {
+            s.push_str(" The record does not count this position.\n");
+            continue;
+        };
+        write!(
+            s,
+            " There Quince runs {:.2}x fewer instructions per leaf than Gigantua",
+            row.instruction_lead()
+        )
+        .unwrap();
+        if let Some((lo, hi)) = instruction_range {
+            write!(
+                s,
+                ", against {lo:.2}-{hi:.2}x on the positions that meet the target on every CPU"
+            )
+            .unwrap();
+        }
+        write!(
+            s,
+            ", and mispredicts {:.2}x as many branches per leaf as Gigantua",
+            row.mispredict_share()
+        )
+        .unwrap();
+        if let Some((lo, hi)) = mispredict_range {
+            write!(s, " ({lo:.2}-{hi:.2}x there)").unwrap();
+        }
+        s.push_str(": ");
+        let fewer_instructions_lead =
+            instruction_range.is_some_and(|(lo, _)| row.instruction_lead() < lo);
+        let more_mispredicts = mispredict_range.is_some_and(|(_, hi)| row.mispredict_share() > hi);
+        s.push_str(match (fewer_instructions_lead, more_mispredicts) {
+            (true, true) => "both its instruction lead is the smallest and its share of mispredictions the largest, so less of the work is saved and more of it waits on guessed branches.\n",
+            (true, false) => "its instruction lead is the smallest; mispredictions are not what sets it apart.\n",
+            (false, true) => "its instruction lead is in the usual range, but its share of mispredictions is the largest: the time goes to guessed branches.\n",
+            (false, false) => "neither count sets it apart; the difference is in what these counts do not see (cache misses or the CPU's own predictor).\n",
+        });
+    }
+    s
+}
+
+/// The smallest and the largest of some figures (None for none).
+fn range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |acc, x| match acc {
+        None => Some((x, x)),
+        Some((lo, hi)) => Some((f64::min(lo, x), f64::max(hi, x))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(position: &str, qi: f64, gi: f64, qm: f64, gm: f64) -> Row<'_> {
+        let leaf = |i, m| PerLeaf {
+            instructions: i,
+            branches: 1.0,
+            mispredicts: m,
+        };
+        Row {
+            position,
+            depths: [4, 5],
+            quince: leaf(qi, qm),
+            gigantua: leaf(gi, gm),
+        }
+    }
+
+    #[test]
+    fn explains_a_short_position_against_the_others() {
+        let rows = [
+            row("start", 5.0, 15.0, 0.01, 0.03),
+            row("pos3", 11.0, 17.6, 0.064, 0.045),
+            row("pos6", 4.0, 10.0, 0.02, 0.04),
+        ];
+        let below = [(
+            "pos3".to_string(),
+            "Intel Emerald Rapids (family 6 model 207)".to_string(),
+            1.19,
+            "gigantua".to_string(),
+        )];
+        let text = explanation(&rows, &below);
+        assert!(
+            text.contains(
+                "**pos3** (Intel Emerald Rapids (family 6 model 207) 1.19x against gigantua)"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("1.60x fewer instructions"), "{text}");
+        assert!(text.contains("against 2.50-3.00x"), "{text}");
+        assert!(text.contains("1.42x as many branches"), "{text}");
+        assert!(text.contains("(0.33-0.50x there)"), "{text}");
+        assert!(
+            text.contains("both its instruction lead is the smallest"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn says_so_when_every_lead_meets_the_target() {
+        let rows = [row("start", 5.0, 15.0, 0.01, 0.03)];
+        assert!(explanation(&rows, &[]).starts_with("Every atlas CPU's lead is at least 1.25x"));
+    }
+}
