@@ -67,6 +67,10 @@ impl Row<'_> {
     fn instruction_lead(&self) -> f64 {
         self.gigantua.instructions / self.quince.instructions
     }
+    /// Quince's branches per leaf over Gigantua's.
+    fn branch_share(&self) -> f64 {
+        self.quince.branches / self.gigantua.branches
+    }
     /// Quince's mispredicted branches per leaf over Gigantua's.
     fn mispredict_share(&self) -> f64 {
         self.quince.mispredicts / self.gigantua.mispredicts
@@ -100,9 +104,9 @@ fn render(
     let mut s = String::new();
     writeln!(
         s,
-        "Record {}: Quince `{}`, Gigantua ({}), both built for `x86-64-v3`, counted by `{}` ({}). Per leaf of bulk perft: the deeper run's counts minus the shallower's, over the leaves it adds, so process start and table set-up drop out. Mispredictions are cachegrind's model of a predictor, the same on every CPU, not any CPU's own; they show where a position makes a generator's branches hard to guess, not how many cycles that costs.\n",
+        "Record {}: Quince {}, Gigantua ({}), both built for `x86-64-v3`, counted by `{}` ({}). Per leaf of bulk perft: the deeper run's counts minus the shallower's, over the leaves it adds, so process start and table set-up drop out. Mispredictions are cachegrind's model of a predictor, the same on every CPU, not any CPU's own; they show where a position makes a generator's branches hard to guess, not how many cycles that costs.\n",
         record_link(page, file),
-        version("quince"),
+        commit_in_code(version("quince")),
         version("gigantua"),
         r.tool,
         r.toolchain.valgrind.as_deref().unwrap_or("valgrind"),
@@ -152,6 +156,7 @@ fn explanation(rows: &[Row], below: &[(String, String, f64, String)]) -> String 
         .filter(|r| !short.contains(&r.position))
         .collect();
     let instruction_range = range(met.iter().map(|r| r.instruction_lead()));
+    let branch_range = range(met.iter().map(|r| r.branch_share()));
     let mispredict_range = range(met.iter().map(|r| r.mispredict_share()));
     let mut s = String::new();
     for position in short {
@@ -185,10 +190,14 @@ fn explanation(rows: &[Row], below: &[(String, String, f64, String)]) -> String 
         }
         write!(
             s,
-            ", and mispredicts {:.2}x as many branches per leaf as Gigantua",
-            row.mispredict_share()
+            ", runs {:.2}x as many branches as Gigantua",
+            row.branch_share()
         )
         .unwrap();
+        if let Some((lo, hi)) = branch_range {
+            write!(s, " ({lo:.2}-{hi:.2}x there)").unwrap();
+        }
+        write!(s, " and mispredicts {:.2}x as many", row.mispredict_share()).unwrap();
         if let Some((lo, hi)) = mispredict_range {
             write!(s, " ({lo:.2}-{hi:.2}x there)").unwrap();
         }
@@ -204,6 +213,15 @@ fn explanation(rows: &[Row], below: &[(String, String, f64, String)]) -> String 
         });
     }
     s
+}
+
+/// "`0df628f264e7` with the pext backend": the version's leading commit
+/// in code type, the rest as it is.
+fn commit_in_code(version: &str) -> String {
+    match version.split_once(' ') {
+        Some((commit, rest)) => format!("`{commit}` {rest}"),
+        None => format!("`{version}`"),
+    }
 }
 
 /// The smallest and the largest of some figures (None for none).
@@ -254,7 +272,14 @@ mod tests {
         );
         assert!(text.contains("1.60x fewer instructions"), "{text}");
         assert!(text.contains("against 2.50-3.00x"), "{text}");
-        assert!(text.contains("1.42x as many branches"), "{text}");
+        assert!(
+            text.contains("mispredicts 1.42x as many (0.33-0.50x there)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("runs 1.00x as many branches as Gigantua (1.00-1.00x there)"),
+            "{text}"
+        );
         assert!(text.contains("(0.33-0.50x there)"), "{text}");
         assert!(
             text.contains("both its instruction lead is the smallest"),
