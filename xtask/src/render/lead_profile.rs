@@ -2,8 +2,10 @@
 //! is made of, from the newest clean lead-profile record
 //! ([`crate::record::lead_profile`]): instructions, branches and
 //! mispredicted branches per leaf of both programs on each position, then,
-//! for every position where some atlas CPU's lead is below the target,
-//! how its counts differ from the positions that meet it everywhere.
+//! for every position whose median lead misses the target on some atlas
+//! CPU, how its counts differ from the positions that clear it everywhere,
+//! and the leads that clear it by the median only (their interval reaching
+//! below it).
 
 use std::fmt::Write as _;
 
@@ -33,8 +35,8 @@ pub fn block(name: &str, records: &Records, page: &str) -> Option<Result<String>
                 .into(),
         ));
     };
-    let below = short_leads(&super::atlas::leads(records));
-    Some(Ok(render(file, r, &below, page)))
+    let short = short_leads(&super::atlas::leads(records));
+    Some(Ok(render(file, r, &short, page)))
 }
 
 /// A lead that does not clear [`LEAD_TARGET`]: its median is below it,
@@ -103,7 +105,7 @@ impl Row<'_> {
     }
 }
 
-fn render(file: &str, r: &LeadProfileRecord, below: &[Short], page: &str) -> String {
+fn render(file: &str, r: &LeadProfileRecord, short: &[Short], page: &str) -> String {
     let rows: Vec<Row> = r
         .positions
         .iter()
@@ -133,7 +135,7 @@ fn render(file: &str, r: &LeadProfileRecord, below: &[Short], page: &str) -> Str
         r.toolchain.valgrind.as_deref().unwrap_or("valgrind"),
     )
     .unwrap();
-    s.push_str("| position | depths | instructions, Quince / Gigantua | Quince's fewer | branches, Quince / Gigantua | mispredicted, Quince / Gigantua | Quince's over Gigantua's |\n");
+    s.push_str("| position | depths | instructions, Quince / Gigantua | Quince's fewer | branches, Quince / Gigantua | mispredicted, Quince / Gigantua | mispredicted, Quince's over Gigantua's |\n");
     s.push_str("| --- | --- | --- | --- | --- | --- | --- |\n");
     for row in &rows {
         writeln!(
@@ -154,7 +156,7 @@ fn render(file: &str, r: &LeadProfileRecord, below: &[Short], page: &str) -> Str
         .unwrap();
     }
     s.push('\n');
-    s.push_str(&explanation(&rows, below));
+    s.push_str(&explanation(&rows, short));
     s
 }
 
