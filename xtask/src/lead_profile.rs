@@ -15,7 +15,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use crate::measure::build::{build_quince_with, rustflags};
@@ -24,7 +23,7 @@ use crate::record::Toolchain;
 use crate::record::lead_profile::{
     Counts, FORMAT_VERSION, LeadProfileRecord, ProfiledPosition, ProfiledProgram,
 };
-use crate::util::{Result, has_bmi2, standard_positions};
+use crate::util::{Result, has_bmi2, standard_positions, valgrind};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- lead-profile --gigantua BIN [--allow-dirty]
@@ -201,37 +200,17 @@ fn count_gigantua(gigantua: &Path, fen: &str, depth: u32, expected: u64) -> Resu
 /// Runs `program args` under cachegrind's branch simulation: its counts
 /// and its standard output.
 fn cachegrind(program: &Path, args: &[&str]) -> Result<(Counts, String)> {
-    let out = Command::new("valgrind")
-        .args([
+    let (stderr, stdout) = valgrind(
+        &[
             "--tool=cachegrind",
             "--cache-sim=no",
             "--branch-sim=yes",
             "--cachegrind-out-file=/dev/null",
-        ])
-        .arg(program)
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        return Err(format!(
-            "{} {} under cachegrind failed ({}): {}",
-            program.display(),
-            args.join(" "),
-            out.status,
-            tail(&stderr)
-        ));
-    }
-    Ok((
-        parse_counts(&stderr)?,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    ))
-}
-
-/// The last few lines of a long output, for an error message.
-fn tail(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(6)..].join("\n")
+        ],
+        program,
+        args,
+    )?;
+    Ok((parse_counts(&stderr)?, stdout))
 }
 
 /// The counts in cachegrind's summary (`==pid== I   refs:  1,234`,
@@ -245,7 +224,7 @@ fn parse_counts(stderr: &str) -> Result<Counts> {
                 let number = rest.split_whitespace().next()?;
                 number.replace(',', "").parse().ok()
             })
-            .ok_or_else(|| format!("no '{label}' line in cachegrind's output: {}", tail(stderr)))
+            .ok_or_else(|| format!("no '{label}' line in cachegrind's output: {stderr}"))
     };
     Ok(Counts {
         instructions: field("I   refs:")?,

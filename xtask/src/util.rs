@@ -252,22 +252,43 @@ impl Workload {
     }
 }
 
-/// Total instructions (`Ir`) of a command under callgrind.
-pub fn callgrind(program: &Path, args: &[String]) -> Result<u64> {
+/// Runs `program args` under valgrind with `tool` (its `--tool=` and
+/// options): valgrind's report (stderr) and the program's output (stdout).
+/// An error says which command failed, with the end of the report.
+pub fn valgrind(tool: &[&str], program: &Path, args: &[&str]) -> Result<(String, String)> {
     let out = Command::new("valgrind")
-        .args([
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
-            "--cache-sim=no",
-        ])
+        .args(tool)
         .arg(program)
         .args(args)
         .output()
         .map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
-        return Err(format!("callgrind failed: {stderr}"));
+        let lines: Vec<&str> = stderr.lines().collect();
+        return Err(format!(
+            "{} {} under valgrind {} failed ({}): {}",
+            program.display(),
+            args.join(" "),
+            tool.join(" "),
+            out.status,
+            lines[lines.len().saturating_sub(6)..].join("\n")
+        ));
     }
+    Ok((stderr, String::from_utf8_lossy(&out.stdout).into_owned()))
+}
+
+/// Total instructions (`Ir`) of a command under callgrind.
+pub fn callgrind(program: &Path, args: &[String]) -> Result<u64> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (stderr, _) = valgrind(
+        &[
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            "--cache-sim=no",
+        ],
+        program,
+        &args,
+    )?;
     let ir = stderr
         .lines()
         .find_map(|l| {
