@@ -754,15 +754,15 @@ fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
 }
 
 /// A figure's median over rounds and the range of the rounds.
-struct RoundRange {
-    median: f64,
-    lo: f64,
-    hi: f64,
+pub(super) struct RoundRange {
+    pub(super) median: f64,
+    pub(super) lo: f64,
+    pub(super) hi: f64,
 }
 
 impl RoundRange {
     /// None for no rounds.
-    fn of(rounds: &[f64]) -> Option<RoundRange> {
+    pub(super) fn of(rounds: &[f64]) -> Option<RoundRange> {
         if rounds.is_empty() {
             return None;
         }

@@ -9,9 +9,8 @@
 
 use std::fmt::Write as _;
 
-use super::atlas::PositionLead;
-use super::format::record_link;
-use crate::measure::stats::Interval;
+use super::atlas::{PositionLead, RoundRange};
+use super::format::{ratio_text, record_link};
 use crate::record::Records;
 use crate::record::lead_profile::{LeadProfileRecord, PerLeaf};
 use crate::util::Result;
@@ -35,51 +34,43 @@ pub fn block(name: &str, records: &Records, page: &str) -> Option<Result<String>
                 .into(),
         ));
     };
-    let short = short_leads(&super::atlas::leads(records));
-    Some(Ok(render(file, r, &short, page)))
+    let leads = super::atlas::leads(records);
+    Some(Ok(render(file, r, &short_leads(&leads), page)))
 }
 
 /// A lead that does not clear [`LEAD_TARGET`]: its median is below it,
 /// or its interval reaches below it.
-struct Short {
-    position: String,
-    cpu: String,
-    peer: String,
-    ratio: Interval,
+struct Short<'a> {
+    cpu: &'a str,
+    lead: &'a PositionLead,
 }
 
-impl Short {
+impl Short<'_> {
     /// Whether the median itself misses the target (else only the
     /// interval reaches below it).
     fn median_below(&self) -> bool {
-        self.ratio.median < LEAD_TARGET
+        self.lead.ratio.interval.median < LEAD_TARGET
     }
 
-    /// "Intel ... 1.19x (1.11-1.33) against gigantua".
+    /// "Intel ... 1.19x (1.11-1.33) against gigantua", as the lead block
+    /// writes a ratio.
     fn text(&self) -> String {
         format!(
-            "{} {:.2}x ({:.2}-{:.2}) against {}",
-            self.cpu, self.ratio.median, self.ratio.lo, self.ratio.hi, self.peer
+            "{} {} against {}",
+            self.cpu,
+            ratio_text(&self.lead.ratio),
+            self.lead.peer
         )
     }
 }
 
 /// Every lead whose interval reaches below [`LEAD_TARGET`].
-fn short_leads(leads: &[(String, Vec<PositionLead>)]) -> Vec<Short> {
-    let mut out = Vec::new();
-    for (cpu, cells) in leads {
-        for lead in cells {
-            if lead.ratio.interval.lo < LEAD_TARGET {
-                out.push(Short {
-                    position: lead.position.clone(),
-                    cpu: cpu.clone(),
-                    peer: lead.peer.clone(),
-                    ratio: lead.ratio.interval,
-                });
-            }
-        }
-    }
-    out
+fn short_leads(leads: &[(String, Vec<PositionLead>)]) -> Vec<Short<'_>> {
+    leads
+        .iter()
+        .flat_map(|(cpu, cells)| cells.iter().map(move |lead| Short { cpu, lead }))
+        .filter(|s| s.lead.ratio.interval.lo < LEAD_TARGET)
+        .collect()
 }
 
 /// Quince's and Gigantua's per-leaf figures on one position.
@@ -169,7 +160,7 @@ fn explanation(rows: &[Row], short: &[Short]) -> String {
     let mut below: Vec<&str> = short
         .iter()
         .filter(|b| b.median_below())
-        .map(|b| b.position.as_str())
+        .map(|b| b.lead.position.as_str())
         .collect();
     below.sort();
     below.dedup();
@@ -185,13 +176,15 @@ fn explanation(rows: &[Row], short: &[Short]) -> String {
         .iter()
         .filter(|r| !below.contains(&r.position))
         .collect();
-    let instruction_range = range(met.iter().map(|r| r.instruction_lead()));
-    let branch_range = range(met.iter().map(|r| r.branch_share()));
-    let mispredict_range = range(met.iter().map(|r| r.mispredict_share()));
+    // The smallest and the largest of a figure over those positions.
+    let range = |values: Vec<f64>| RoundRange::of(&values).map(|r| (r.lo, r.hi));
+    let instruction_range = range(met.iter().map(|r| r.instruction_lead()).collect());
+    let branch_range = range(met.iter().map(|r| r.branch_share()).collect());
+    let mispredict_range = range(met.iter().map(|r| r.mispredict_share()).collect());
     for &position in &below {
         let cpus: Vec<String> = short
             .iter()
-            .filter(|b| b.position == position && b.median_below())
+            .filter(|b| b.lead.position == position && b.median_below())
             .map(Short::text)
             .collect();
         write!(
@@ -243,7 +236,7 @@ fn explanation(rows: &[Row], short: &[Short]) -> String {
     let uncertain: Vec<String> = short
         .iter()
         .filter(|b| !b.median_below())
-        .map(|b| format!("{} {}", b.position, b.text()))
+        .map(|b| format!("{} {}", b.lead.position, b.text()))
         .collect();
     if !uncertain.is_empty() {
         writeln!(
@@ -265,17 +258,11 @@ fn commit_in_code(version: &str) -> String {
     }
 }
 
-/// The smallest and the largest of some figures (None for none).
-fn range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
-    values.fold(None, |acc, x| match acc {
-        None => Some((x, x)),
-        Some((lo, hi)) => Some((f64::min(lo, x), f64::max(hi, x))),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::Ratio;
+    use crate::measure::stats::Interval;
 
     fn row(position: &str, qi: f64, gi: f64, qm: f64, gm: f64) -> Row<'_> {
         let leaf = |i, m| PerLeaf {
@@ -291,16 +278,23 @@ mod tests {
         }
     }
 
-    fn short(position: &str, median: f64, lo: f64, hi: f64) -> Short {
-        Short {
+    const CPU: &str = "Intel Emerald Rapids (family 6 model 207)";
+
+    /// A lead against Gigantua with this median and interval (no tie).
+    fn lead(position: &str, median: f64, lo: f64, hi: f64) -> PositionLead {
+        PositionLead {
             position: position.to_string(),
-            cpu: "Intel Emerald Rapids (family 6 model 207)".to_string(),
             peer: "gigantua".to_string(),
-            ratio: Interval {
-                median,
-                lo,
-                hi,
-                coverage: 0.9,
+            ratio: Ratio {
+                rounds: vec![median],
+                interval: Interval {
+                    median,
+                    lo,
+                    hi,
+                    coverage: 0.9,
+                },
+                tie: false,
+                bimodal: false,
             },
         }
     }
@@ -312,13 +306,16 @@ mod tests {
             row("pos3", 11.0, 17.6, 0.064, 0.045),
             row("pos6", 4.0, 10.0, 0.02, 0.04),
         ];
-        let text = explanation(
-            &rows,
-            &[
-                short("pos3", 1.19, 1.11, 1.33),
-                short("start", 1.9, 1.07, 2.66),
+        let leads = [(
+            CPU.to_string(),
+            vec![
+                lead("pos3", 1.19, 1.11, 1.33),
+                lead("start", 1.9, 1.07, 2.66),
             ],
-        );
+        )];
+        let short = short_leads(&leads);
+        assert_eq!(short.len(), 2);
+        let text = explanation(&rows, &short);
         assert!(
             text.starts_with("Below 1.25x: **pos3** (Intel Emerald Rapids (family 6 model 207) 1.19x (1.11-1.33) against gigantua)."),
             "{text}"
