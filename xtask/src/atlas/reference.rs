@@ -287,17 +287,17 @@ pub fn repeat(
 
 /// Every reference record in `dir`, oldest first.
 pub fn load_from(dir: &Path) -> Result<Vec<(String, ReferenceRecord)>> {
-    let mut out: Vec<(String, ReferenceRecord)> = crate::record::load_json(dir, "reference-")?;
-    for (name, r) in &out {
-        if r.kind != REFERENCE_KIND || r.format_version != REFERENCE_FORMAT_VERSION {
-            return Err(format!(
-                "{name}: kind '{}' format_version {}",
-                r.kind, r.format_version
-            ));
-        }
-    }
-    out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
-    Ok(out)
+    crate::record::load_kind(
+        dir,
+        "reference-",
+        REFERENCE_KIND,
+        REFERENCE_FORMAT_VERSION,
+        |r: &ReferenceRecord| crate::record::Header {
+            kind: &r.kind,
+            format_version: r.format_version,
+            date_utc: &r.date_utc,
+        },
+    )
 }
 
 /// The reference's figure for one Quince technique over several runs of

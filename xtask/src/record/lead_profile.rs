@@ -117,17 +117,17 @@ impl LeadProfileRecord {
 
 /// Every lead-profile record in `dir`, oldest first.
 pub fn load_from(dir: &Path) -> Result<Vec<(String, LeadProfileRecord)>> {
-    let mut out: Vec<(String, LeadProfileRecord)> = crate::record::load_json(dir, "lead-profile-")?;
-    for (name, r) in &out {
-        if r.kind != "lead-profile" || r.format_version != FORMAT_VERSION {
-            return Err(format!(
-                "{name}: kind '{}' format_version {} (this xtask reads 'lead-profile' {FORMAT_VERSION})",
-                r.kind, r.format_version
-            ));
-        }
-    }
-    out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
-    Ok(out)
+    crate::record::load_kind(
+        dir,
+        "lead-profile-",
+        "lead-profile",
+        FORMAT_VERSION,
+        |r: &LeadProfileRecord| crate::record::Header {
+            kind: &r.kind,
+            format_version: r.format_version,
+            date_utc: &r.date_utc,
+        },
+    )
 }
 
 #[cfg(test)]

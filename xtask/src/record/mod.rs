@@ -231,6 +231,37 @@ pub fn load_json<T: for<'de> Deserialize<'de>>(
     Ok(out)
 }
 
+/// The header fields a record of one kind is checked and ordered by.
+pub struct Header<'a> {
+    pub kind: &'a str,
+    pub format_version: u32,
+    pub date_utc: &'a str,
+}
+
+/// Every `<prefix>*.json` in `dir` read as `T`, each checked to be of
+/// `kind` at `format_version` (an error names the file otherwise), oldest
+/// first: the loader of the record kinds that live beside the lab's.
+pub fn load_kind<T: for<'de> Deserialize<'de>>(
+    dir: &Path,
+    prefix: &str,
+    kind: &str,
+    format_version: u32,
+    header: impl Fn(&T) -> Header<'_>,
+) -> Result<Vec<(String, T)>> {
+    let mut out: Vec<(String, T)> = load_json(dir, prefix)?;
+    for (name, r) in &out {
+        let h = header(r);
+        if h.kind != kind || h.format_version != format_version {
+            return Err(format!(
+                "{name}: kind '{}' format_version {} (this xtask reads '{kind}' {format_version})",
+                h.kind, h.format_version
+            ));
+        }
+    }
+    out.sort_by(|a, b| header(&a.1).date_utc.cmp(header(&b.1).date_utc));
+    Ok(out)
+}
+
 /// Every `*.json` file in `dir`: (file name, path), in file-name order.
 fn json_files(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -340,4 +371,49 @@ pub fn load_from(dir: &Path) -> Result<Records> {
         syzygy: syzygy::load_from(dir)?,
         lead_profile: lead_profile::load_from(dir)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    struct Tiny {
+        kind: String,
+        format_version: u32,
+        date_utc: String,
+    }
+
+    fn header(r: &Tiny) -> Header<'_> {
+        Header {
+            kind: &r.kind,
+            format_version: r.format_version,
+            date_utc: &r.date_utc,
+        }
+    }
+
+    #[test]
+    fn load_kind_orders_by_date_and_names_a_wrong_record() {
+        let dir = std::env::temp_dir().join(format!("xtask-load-kind-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, kind: &str, version: u32, date: &str| {
+            let text = format!(
+                r#"{{"kind": "{kind}", "format_version": {version}, "date_utc": "{date}"}}"#
+            );
+            std::fs::write(dir.join(name), text).unwrap();
+        };
+        write("tiny-a.json", "tiny", 1, "2026-11-30T10:00:00Z");
+        write("tiny-b.json", "tiny", 1, "2026-11-29T10:00:00Z");
+        write("other-c.json", "other", 9, "2026-11-28T10:00:00Z");
+        let got = load_kind(&dir, "tiny-", "tiny", 1, header).unwrap();
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["tiny-b.json", "tiny-a.json"]);
+        write("tiny-d.json", "tiny", 2, "2026-11-27T10:00:00Z");
+        let err = load_kind(&dir, "tiny-", "tiny", 1, header).err().unwrap();
+        assert!(
+            err.starts_with("tiny-d.json: kind 'tiny' format_version 2"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -51,15 +51,15 @@ impl SyzygyRecord {
 
 /// Every Syzygy record in `dir`, oldest first.
 pub fn load_from(dir: &Path) -> Result<Vec<(String, SyzygyRecord)>> {
-    let mut out: Vec<(String, SyzygyRecord)> = crate::record::load_json(dir, "syzygy-")?;
-    for (name, r) in &out {
-        if r.kind != "syzygy" || r.format_version != FORMAT_VERSION {
-            return Err(format!(
-                "{name}: kind '{}' format_version {} (this xtask reads 'syzygy' {FORMAT_VERSION})",
-                r.kind, r.format_version
-            ));
-        }
-    }
-    out.sort_by(|a, b| a.1.date_utc.cmp(&b.1.date_utc));
-    Ok(out)
+    crate::record::load_kind(
+        dir,
+        "syzygy-",
+        "syzygy",
+        FORMAT_VERSION,
+        |r: &SyzygyRecord| crate::record::Header {
+            kind: &r.kind,
+            format_version: r.format_version,
+            date_utc: &r.date_utc,
+        },
+    )
 }
