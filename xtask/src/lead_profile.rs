@@ -56,7 +56,13 @@ const DEPTHS: [(&str, u32); 6] = [
     ("pos6", 4),
 ];
 
-const TOOL: &str = "valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes";
+/// Valgrind's tool and options for every count (the record quotes them).
+const CACHEGRIND: [&str; 4] = [
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--branch-sim=yes",
+    "--cachegrind-out-file=/dev/null",
+];
 
 pub fn run(args: &[String]) -> Result<bool> {
     let (mut gigantua, mut allow_dirty) = (None::<PathBuf>, false);
@@ -155,7 +161,7 @@ pub fn run(args: &[String]) -> Result<bool> {
             gcc: Some(version_line("g++", "--version")),
             valgrind: Some(version_line("valgrind", "--version")),
         },
-        tool: TOOL.into(),
+        tool: format!("valgrind {}", CACHEGRIND.join(" ")),
         programs,
         positions,
         run_seconds: started.elapsed().as_secs_f64(),
@@ -200,16 +206,7 @@ fn count_gigantua(gigantua: &Path, fen: &str, depth: u32, expected: u64) -> Resu
 /// Runs `program args` under cachegrind's branch simulation: its counts
 /// and its standard output.
 fn cachegrind(program: &Path, args: &[&str]) -> Result<(Counts, String)> {
-    let (stderr, stdout) = valgrind(
-        &[
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            "--branch-sim=yes",
-            "--cachegrind-out-file=/dev/null",
-        ],
-        program,
-        args,
-    )?;
+    let (stderr, stdout) = valgrind(&CACHEGRIND, program, args)?;
     Ok((parse_counts(&stderr)?, stdout))
 }
 
