@@ -22,33 +22,36 @@ pub const fn rank_index(square: usize, occupied: u64) -> usize {
     ((occupied >> ((square & 56) | 1)) & 63) as usize
 }
 
-/// `[square][index]` for one line: `line` is what the index may read,
+/// One line's rows, `[square][index]`: `line` is what the index may read,
 /// `index` the run-time formula.
 fn per_square(
     line: fn(usize) -> u64,
     directions: &[(i32, i32)],
     index: impl Fn(usize, u64) -> usize,
-) -> TokenStream {
-    let rows = (0..64).map(|square| {
-        let mut row = [None; 64];
-        let reads = line(square);
-        for i in 0..1usize << reads.count_ones() {
-            let occupied = subset(reads, i);
-            let attacks = slider_attacks(square, occupied, directions);
-            let slot = &mut row[index(square, occupied)];
-            assert!(
-                slot.is_none_or(|a| a == attacks),
-                "super SISSY index collides (square {square}, occupancy {occupied:#x})"
-            );
-            *slot = Some(attacks);
-        }
-        // Indices no occupancy produces (files a short diagonal lacks).
-        array_u64(row.map(|a| a.unwrap_or(0)))
-    });
-    quote!([#(#rows),*])
+) -> Vec<[u64; 64]> {
+    (0..64)
+        .map(|square| {
+            let mut row = [None; 64];
+            let reads = line(square);
+            for i in 0..1usize << reads.count_ones() {
+                let occupied = subset(reads, i);
+                let attacks = slider_attacks(square, occupied, directions);
+                let slot = &mut row[index(square, occupied)];
+                assert!(
+                    slot.is_none_or(|a| a == attacks),
+                    "super SISSY index collides (square {square}, occupancy {occupied:#x})"
+                );
+                *slot = Some(attacks);
+            }
+            // Indices no occupancy produces (files a short diagonal lacks).
+            row.map(|a| a.unwrap_or(0))
+        })
+        .collect()
 }
 
-/// `KGSSB_{RANK,FILE,DIAGONAL,ANTI_DIAGONAL}[square][index]` (128 KiB).
+/// `KGSSB[square][line][index]` (128 KiB), lines in the order rank, file,
+/// diagonal, anti-diagonal: a square's four rows side by side, so one
+/// base per square reaches all four (see the backend's header).
 pub fn tables() -> TokenStream {
     let rank = per_square(|s| rank_mask(s) | 1 << s, &[(1, 0), (-1, 0)], rank_index);
     let file = per_square(
@@ -62,14 +65,12 @@ pub fn tables() -> TokenStream {
     let anti = per_square(anti_diagonal_mask, &[(1, -1), (-1, 1)], |s, o| {
         line_index(o & anti_diagonal_mask(s))
     });
+    let squares = (0..64).map(|s| {
+        let lines = [rank[s], file[s], diagonal[s], anti[s]].map(array_u64);
+        quote!([#(#lines),*])
+    });
     quote! {
-        #[doc = "Kindergarten super SISSY: rank attacks per `[square][(occupied >> (rank * 8 + 1)) & 63]`."]
-        pub static KGSSB_RANK: [[u64; 64]; 64] = #rank;
-        #[doc = "Kindergarten super SISSY: file attacks per `[square][file index]` (the kindergarten c2-h7 multiply on the file shifted to the a-file)."]
-        pub static KGSSB_FILE: [[u64; 64]; 64] = #file;
-        #[doc = "Kindergarten super SISSY: diagonal attacks per `[square][line index]` (the b-file multiply on the diagonal's occupancy)."]
-        pub static KGSSB_DIAGONAL: [[u64; 64]; 64] = #diagonal;
-        #[doc = "Kindergarten super SISSY: anti-diagonal attacks per `[square][line index]`."]
-        pub static KGSSB_ANTI_DIAGONAL: [[u64; 64]; 64] = #anti;
+        #[doc = "Kindergarten super SISSY: attacks per `[square][line][index]`, lines rank (index `(occupied >> (rank * 8 + 1)) & 63`), file (the kindergarten c2-h7 multiply on the file shifted to the a-file), diagonal and anti-diagonal (the b-file multiply on the line's occupancy)."]
+        pub static KGSSB: [[[u64; 64]; 4]; 64] = [#(#squares),*];
     }
 }

@@ -68,11 +68,20 @@ pub fn verify() -> Result<(), String> {
     fill().map(|_| ())
 }
 
-/// `SPECTRAL_ATTACKS`, and per square the complemented masks, shifts and
-/// offsets.
+/// The emitted table's length: every index a 16-bit offset plus eighteen
+/// hash bits can form. Why pad past [`TABLE_LEN`]: with the offsets
+/// `u16` and this length, the compiler proves every read in bounds and
+/// drops the check (two instructions a line); the padding is zeros no
+/// index reaches, left out of the backend's stated table bytes.
+pub const PADDED_LEN: usize = u16::MAX as usize + (1 << (64 - SHIFT));
+
+/// `SPECTRAL_ATTACKS` (padded to [`PADDED_LEN`]), and per square the
+/// complemented masks, shifts and offsets.
 pub fn tables() -> TokenStream {
-    let table = fill().unwrap_or_else(|message| panic!("{message}"));
+    let mut table = fill().unwrap_or_else(|message| panic!("{message}"));
+    table.resize(PADDED_LEN, 0);
     let len = Literal::usize_unsuffixed(table.len());
+    let used = Literal::usize_unsuffixed(TABLE_LEN);
     let attacks = array_u64(table);
     let not_masks = |dirs: &[(i32, i32)]| array_u64((0..64).map(|s| !relevant_mask(s, dirs)));
     let shifts = |rows: &[[u8; 3]; 64]| {
@@ -83,15 +92,20 @@ pub fn tables() -> TokenStream {
         quote!([#(#rows),*])
     };
     let offsets = |o: &[u32; 64]| {
-        let items = o.iter().map(|&v| Literal::u32_unsuffixed(v));
+        let items = o.iter().map(|&v| {
+            let v = u16::try_from(v).expect("spectral magic: an offset beyond 16 bits");
+            Literal::u16_unsuffixed(v)
+        });
         quote!([#(#items),*])
     };
     let (rm, bm) = (not_masks(&ROOK_DIRECTIONS), not_masks(&BISHOP_DIRECTIONS));
     let (rs, bs) = (shifts(&ROOK_SHIFTS), shifts(&BISHOP_SHIFTS));
     let (ro, bo) = (offsets(&ROOK_OFFSETS), offsets(&BISHOP_OFFSETS));
     quote! {
-        #[doc = "Spectral magic: the shared attack table (blocks overlap)."]
+        #[doc = "Spectral magic: the shared attack table (blocks overlap), padded with zeros that no index reaches to every 16-bit offset plus 18-bit hash."]
         pub static SPECTRAL_ATTACKS: [u64; #len] = #attacks;
+        #[doc = "Spectral magic: the entries of `SPECTRAL_ATTACKS` that indices reach (the rest is padding)."]
+        pub const SPECTRAL_ATTACKS_USED: usize = #used;
         #[doc = "Spectral magic: complement of the rook's relevant mask, by square."]
         pub const SPECTRAL_ROOK_NOT_MASKS: [u64; 64] = #rm;
         #[doc = "Spectral magic: complement of the bishop's relevant mask, by square."]
@@ -101,9 +115,9 @@ pub fn tables() -> TokenStream {
         #[doc = "Spectral magic: the bishop's three left shifts, by square."]
         pub const SPECTRAL_BISHOP_SHIFTS: [[u8; 3]; 64] = #bs;
         #[doc = "Spectral magic: the offset of each rook block in the table."]
-        pub const SPECTRAL_ROOK_OFFSETS: [u32; 64] = #ro;
+        pub const SPECTRAL_ROOK_OFFSETS: [u16; 64] = #ro;
         #[doc = "Spectral magic: the offset of each bishop block in the table."]
-        pub const SPECTRAL_BISHOP_OFFSETS: [u32; 64] = #bo;
+        pub const SPECTRAL_BISHOP_OFFSETS: [u16; 64] = #bo;
     }
 }
 
