@@ -266,7 +266,9 @@ pub fn check() -> Result<Vec<String>> {
             ));
         }
     }
-    let atlas_like = records
+    // The other records that carry a commit (the pages leave dirty ones out,
+    // so without this a dirty one would be skipped silently).
+    let with_commit = records
         .atlas
         .iter()
         .map(|(n, r)| (n, r.commit.dirty))
@@ -275,8 +277,9 @@ pub fn check() -> Result<Vec<String>> {
                 .lead_profile
                 .iter()
                 .map(|(n, r)| (n, r.commit.dirty)),
-        );
-    for (name, dirty) in atlas_like {
+        )
+        .chain(records.syzygy.iter().map(|(n, r)| (n, r.commit.dirty)));
+    for (name, dirty) in with_commit {
         if dirty {
             problems.push(format!(
                 "reports/data/{name}: measured from an uncommitted tree (dirty)"
