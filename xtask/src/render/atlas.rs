@@ -561,7 +561,8 @@ fn detail_block(
                 }
                 if let (Some(q), Some(x)) = (grouped_instr, reference_instr) {
                     parts.push(format!(
-                        "{q:.1} instructions per grouped lookup against the reference's {x:.1}: {}",
+                        "{}: {}",
+                        instructions_against(q, x),
                         if q > x * 1.05 {
                             "more work per lookup"
                         } else {
@@ -687,13 +688,19 @@ fn detail_block(
     writeln!(s, "\n{}.", capitalise(&notes.join("; "))).unwrap();
     if let Some(x) = &r.reference_same_workload {
         let mut cells = Vec::new();
-        let mut short = 0;
+        let mut short = Vec::new();
         for n in x.mqueens_per_s.keys() {
             if let Some(ratio) = same_workload_ratio(r, n) {
-                short += usize::from(ratio.median < 0.9);
+                if ratio.median < 0.9 {
+                    short.push(short_in_same_inputs(r, n));
+                }
                 cells.push(format!("`{n}` {}", ratio_range(&ratio)));
             }
         }
+        let short = match short.len() {
+            0 => "0".to_string(),
+            k => format!("{k} ({})", short.join("; ")),
+        };
         writeln!(
             s,
             "\nThe reference's own code in Quince's own inputs (the driver `{}`, Chess_Movegen `{}`, built with `{}`, {}, over exactly the grouped inputs of `quince lookups`, each run right after Quince's grouped run of the same technique in the same round; Quince's rate over its, median of the rounds' ratios, the range in brackets): {}. Below 0.9x here: {short} of {}.",
@@ -751,6 +758,39 @@ fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
         .map(|(q, t)| q / t)
         .collect();
     RoundRange::of(&rounds)
+}
+
+/// "Q instructions per grouped lookup against the reference's X".
+fn instructions_against(quince: f64, reference: f64) -> String {
+    format!("{quince:.1} instructions per grouped lookup against the reference's {reference:.1}")
+}
+
+/// A technique below 0.9x of the reference's code in the same inputs,
+/// with what its instruction counts say of the gap: the same work (so
+/// the time goes to waiting on memory) or more.
+fn short_in_same_inputs(r: &AtlasRecord, technique: &str) -> String {
+    let ours = r
+        .techniques
+        .iter()
+        .find(|t| t.name == technique)
+        .and_then(|t| t.instructions_per_grouped_lookup);
+    let theirs = r
+        .reference_instructions
+        .as_ref()
+        .and_then(|x| x.per_lookup.get(technique).copied());
+    match (ours, theirs) {
+        (Some(q), Some(x)) if q > x * 1.05 => {
+            format!(
+                "`{technique}`, {}: more work per lookup",
+                instructions_against(q, x)
+            )
+        }
+        (Some(q), Some(x)) => format!(
+            "`{technique}`, {}: no more work per lookup, so the gap is in waiting on memory",
+            instructions_against(q, x)
+        ),
+        _ => format!("`{technique}`, no instruction counts in this record"),
+    }
 }
 
 /// A figure's median over rounds and the range of the rounds.
@@ -913,7 +953,8 @@ fn lead_block(cpus: &[(&str, &AtlasRecord)], records: &Records, page: &str) -> S
 
 #[cfg(test)]
 mod tests {
-    use super::spread;
+    use super::{short_in_same_inputs, spread};
+    use crate::atlas::AtlasRecord;
 
     #[test]
     fn spread_is_range_over_median() {
@@ -921,5 +962,32 @@ mod tests {
         assert!((s - 0.3).abs() < 1e-12, "{s}");
         assert_eq!(spread(&[100.0]), None);
         assert_eq!(spread(&[0.0, 0.0]), None);
+    }
+
+    #[test]
+    fn a_short_technique_is_named_with_what_its_counts_say() {
+        let path = crate::util::root().join(
+            "reports/data/atlas-intel-emerald-rapids-family-6-model-207-2026-11-30-a84788ac66c4.json",
+        );
+        let mut r: AtlasRecord =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let set = |r: &mut AtlasRecord, ours: Option<f64>, theirs: f64| {
+            let t = r.techniques.iter_mut().find(|t| t.name == "sissy").unwrap();
+            t.instructions_per_grouped_lookup = ours;
+            let x = r.reference_instructions.as_mut().unwrap();
+            x.per_lookup.insert("sissy".into(), theirs);
+        };
+        set(&mut r, Some(40.0), 30.0);
+        assert_eq!(
+            short_in_same_inputs(&r, "sissy"),
+            "`sissy`, 40.0 instructions per grouped lookup against the reference's 30.0: more work per lookup"
+        );
+        set(&mut r, Some(30.5), 30.0);
+        assert!(short_in_same_inputs(&r, "sissy").ends_with("so the gap is in waiting on memory"));
+        set(&mut r, None, 30.0);
+        assert_eq!(
+            short_in_same_inputs(&r, "sissy"),
+            "`sissy`, no instruction counts in this record"
+        );
     }
 }
