@@ -477,11 +477,7 @@ fn detail_block(
             .and_then(|f| f.instructions_per_lookup)
             .map_or("-".into(), |v| format!("{v:.1}"));
         // Instructions per grouped lookup, Quince's and the reference's.
-        let grouped_instr = facts.and_then(|f| f.instructions_per_grouped_lookup);
-        let reference_instr = r
-            .reference_instructions
-            .as_ref()
-            .and_then(|x| x.per_lookup.get(n.as_str()).copied());
+        let (grouped_instr, reference_instr) = grouped_instructions(r, n);
         let instr_pair = match (grouped_instr, reference_instr) {
             (None, None) => "-".to_string(),
             (q, x) => format!(
@@ -560,14 +556,10 @@ fn detail_block(
                     parts.push(format!("{x:.2}x in batch{range}"));
                 }
                 if let (Some(q), Some(x)) = (grouped_instr, reference_instr) {
-                    parts.push(format!(
-                        "{}: {}",
-                        instructions_against(q, x),
-                        if q > x * 1.05 {
-                            "more work per lookup"
-                        } else {
-                            "no more work per lookup, so the gap is in waiting (the tables' layout and size, or the batch's vectorisation)"
-                        }
+                    parts.push(work_verdict(
+                        q,
+                        x,
+                        "the tables' layout and size, or the batch's vectorisation",
                     ));
                 }
                 if let Some(x) = same_workload_ratio(r, n) {
@@ -760,15 +752,9 @@ fn same_workload_ratio(r: &AtlasRecord, technique: &str) -> Option<RoundRange> {
     RoundRange::of(&rounds)
 }
 
-/// "Q instructions per grouped lookup against the reference's X".
-fn instructions_against(quince: f64, reference: f64) -> String {
-    format!("{quince:.1} instructions per grouped lookup against the reference's {reference:.1}")
-}
-
-/// A technique below 0.9x of the reference's code in the same inputs,
-/// with what its instruction counts say of the gap: the same work (so
-/// the time goes to waiting on memory) or more.
-fn short_in_same_inputs(r: &AtlasRecord, technique: &str) -> String {
+/// Instructions per grouped lookup of `technique`: Quince's and the
+/// reference's own code's, where the record has them.
+fn grouped_instructions(r: &AtlasRecord, technique: &str) -> (Option<f64>, Option<f64>) {
     let ours = r
         .techniques
         .iter()
@@ -778,16 +764,32 @@ fn short_in_same_inputs(r: &AtlasRecord, technique: &str) -> String {
         .reference_instructions
         .as_ref()
         .and_then(|x| x.per_lookup.get(technique).copied());
-    match (ours, theirs) {
-        (Some(q), Some(x)) if q > x * 1.05 => {
-            format!(
-                "`{technique}`, {}: more work per lookup",
-                instructions_against(q, x)
-            )
-        }
+    (ours, theirs)
+}
+
+/// What two instruction counts say of a gap in speed: more work per
+/// lookup (Quince's count over 5 % above the reference's), or the same
+/// work, so the time goes to waiting on what `waiting_on` names.
+fn work_verdict(quince: f64, reference: f64, waiting_on: &str) -> String {
+    let counts = format!(
+        "{quince:.1} instructions per grouped lookup against the reference's {reference:.1}"
+    );
+    if quince > reference * 1.05 {
+        format!("{counts}: more work per lookup")
+    } else {
+        format!("{counts}: no more work per lookup, so the gap is in waiting ({waiting_on})")
+    }
+}
+
+/// A technique below 0.9x of the reference's code in the same inputs,
+/// with what its instruction counts say of the gap. Those inputs are
+/// grouped and nothing is vectorised, so the same work means waiting on
+/// the tables.
+fn short_in_same_inputs(r: &AtlasRecord, technique: &str) -> String {
+    match grouped_instructions(r, technique) {
         (Some(q), Some(x)) => format!(
-            "`{technique}`, {}: no more work per lookup, so the gap is in waiting on memory",
-            instructions_against(q, x)
+            "`{technique}`, {}",
+            work_verdict(q, x, "the tables' layout and size")
         ),
         _ => format!("`{technique}`, no instruction counts in this record"),
     }
@@ -983,7 +985,10 @@ mod tests {
             "`sissy`, 40.0 instructions per grouped lookup against the reference's 30.0: more work per lookup"
         );
         set(&mut r, Some(30.5), 30.0);
-        assert!(short_in_same_inputs(&r, "sissy").ends_with("so the gap is in waiting on memory"));
+        assert_eq!(
+            short_in_same_inputs(&r, "sissy"),
+            "`sissy`, 30.5 instructions per grouped lookup against the reference's 30.0: no more work per lookup, so the gap is in waiting (the tables' layout and size)"
+        );
         set(&mut r, None, 30.0);
         assert_eq!(
             short_in_same_inputs(&r, "sissy"),
