@@ -31,8 +31,10 @@ pub const INPUTS: usize = 768;
 /// trainer's `u16`).
 pub const MAX_KING_BUCKETS: usize = 32;
 
-/// The widest accumulator the engine's integer output layer sums exactly.
-pub const MAX_HIDDEN: usize = 256;
+/// The widest accumulator the engine takes: its output layer sums any
+/// width exactly (in runs of 256 terms); this bound only keeps a file's
+/// size and the engine's update cost sane.
+pub const MAX_HIDDEN: usize = 1024;
 /// The most output buckets a file may have (more bands of material than
 /// this would leave each with too few positions to learn from).
 pub const MAX_BUCKETS: usize = 16;
@@ -88,9 +90,6 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
         (false, [0; 64], start)
     };
     let inputs = INPUTS * king_bucket_count(&king_buckets);
-    // The engine sums each half of the output layer in i32: with weights
-    // clipped to ±1.98 a term is at most 255 * 127 * 255, and 256 of them
-    // still fit. A wider network needs a wider sum there first.
     if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
         return Err(format!(
             "hidden size {hidden}: expected a multiple of 16 up to {MAX_HIDDEN}"
@@ -338,5 +337,16 @@ mod tests {
         let mut odd = bytes.clone();
         odd[4] = 15;
         assert!(parse(&odd).unwrap_err().contains("multiple of 16"));
+    }
+
+    /// Wider than 256 (where the engine's output sum needs more than one
+    /// i32 run) is accepted, up to [`MAX_HIDDEN`].
+    #[test]
+    fn widths_up_to_the_maximum_parse() {
+        let net = parse(&file(512)).unwrap();
+        assert_eq!(net.output_weights.len(), 1024);
+        let mut too_wide = file(16);
+        too_wide[4..8].copy_from_slice(&(MAX_HIDDEN as u32 + 16).to_le_bytes());
+        assert!(parse(&too_wide).unwrap_err().contains("up to 1024"));
     }
 }

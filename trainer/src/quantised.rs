@@ -64,7 +64,8 @@ impl Quantised {
         let h = self.hidden;
         let b = bucket(sample.ours().len(), self.buckets);
         let weights = &self.output_weights[b * 2 * h..(b + 1) * 2 * h];
-        // i64: two halves of up to 256 terms each can pass i32's range.
+        // i64 per term, so any width sums exactly (the engine sums runs of
+        // 256 terms in i32 and adds them in i64: the same integer).
         let mut sum = 0i64;
         for (side, features) in [sample.ours(), sample.theirs()].into_iter().enumerate() {
             let mut acc = self.feature_biases.clone();

@@ -7,9 +7,10 @@
 //! bits and widened only for the second multiplication, which is how the
 //! vector units like it (`vpmullw`, then `vpmaddwd` pairs into i32).
 //!
-//! Each half (our side's, their side's) is summed in i32, exact up to
-//! H = 256: `256 * 255 * 127 * 255` is just under 2^31. The two halves
-//! are added in i64.
+//! Each run of 256 terms is summed in i32, exact: `256 * 255 * 127 * 255`
+//! is just under 2^31. The runs (one per half up to H = 256, two per half
+//! at 512) and the two halves are added in i64, so any width the codegen
+//! accepts sums exactly; at H = 256 the code is the single i32 loop it was.
 //!
 //! The loop is written once, plainly, and compiled three times: for the
 //! build's baseline target and, on x86-64, again with AVX2 and with
@@ -83,11 +84,29 @@ fn weighted_screlu_portable(
     theirs: &Vector<HIDDEN>,
     weights: &[Vector<HIDDEN>; 2],
 ) -> i64 {
-    i64::from(half(&ours.0, &weights[0].0)) + i64::from(half(&theirs.0, &weights[1].0))
+    half(&ours.0, &weights[0].0) + half(&theirs.0, &weights[1].0)
 }
 
+/// The most terms an i32 sums exactly: each is at most `255 * 127 * 255`
+/// (weights clipped to ±1.98 by the trainer, quantised by 64).
+const EXACT_RUN: usize = 256;
+
+/// One half's weighted SCReLU sum, in runs of [`EXACT_RUN`] terms.
 #[inline(always)]
-fn half(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+fn half<const N: usize>(values: &[i16; N], weights: &[i16; N]) -> i64 {
+    let (value_runs, value_rest) = values.as_chunks::<EXACT_RUN>();
+    let (weight_runs, weight_rest) = weights.as_chunks::<EXACT_RUN>();
+    let mut total = i64::from(run(value_rest, weight_rest));
+    for (values, weights) in value_runs.iter().zip(weight_runs) {
+        total += i64::from(run(values, weights));
+    }
+    total
+}
+
+/// The weighted SCReLU sum of at most [`EXACT_RUN`] terms.
+#[inline(always)]
+fn run(values: &[i16], weights: &[i16]) -> i32 {
+    debug_assert!(values.len() <= EXACT_RUN && values.len() == weights.len());
     let mut sum = 0i32;
     for (&x, &w) in values.iter().zip(weights) {
         let c = x.clamp(0, QA as i16);
@@ -99,6 +118,25 @@ fn half(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The largest terms, at every width up to the codegen's widest: the
+    /// sum needs more than 32 bits from 512 on, and must still be exact.
+    #[test]
+    fn wide_halves_sum_exactly_at_the_extremes() {
+        fn extreme<const N: usize>() {
+            let values = [i16::MAX; N];
+            let weights = [127i16; N];
+            let expected = N as i64 * 255 * 127 * 255;
+            assert_eq!(half(&values, &weights), expected, "H = {N}");
+            assert_eq!(half(&values, &[-127i16; N]), -expected, "H = {N}");
+        }
+        extreme::<16>();
+        extreme::<256>();
+        extreme::<384>();
+        extreme::<512>();
+        extreme::<1024>();
+        assert!(512 * 255 * 127 * 255_i64 > i64::from(i32::MAX));
+    }
 
     #[test]
     fn the_vector_path_matches_a_plain_sum() {
