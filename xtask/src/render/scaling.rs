@@ -1,11 +1,12 @@
-//! `datasets.doubling MATCH SMALL LARGE`: the Elo a network gains per
+//! `datasets.doubling MATCH A_SETS B_SETS`: the Elo a network gains per
 //! doubling of its training data, from a match between two networks that
-//! one training command made from two sets of data (engine A trained on
-//! the sets SMALL, engine B on LARGE). Issue 69 asks for this figure; it
-//! is a ratio of two records (the match's Elo, the data sets' training
-//! positions), so it is computed here rather than typed.
+//! one training command made from two sets of data (the match's engine A
+//! trained on the sets A_SETS, engine B on B_SETS; either may be the one
+//! with more). Issue 69 asks for this figure; it is a ratio of two records
+//! (the match's Elo, the data sets' training positions), so it is computed
+//! here rather than typed.
 //!
-//! SMALL and LARGE list data sets by name, separated by commas, where
+//! A_SETS and B_SETS list data sets by name, separated by commas, where
 //! `sA..sB` stands for every set from `sA` to `sB`: `s1..s25` or
 //! `s1,s3,s5`. The training positions of a set are its kept positions
 //! less those held out for validation, as in `datasets.table`.
@@ -24,8 +25,8 @@ pub fn block(
     sets: &[(String, DatasetRecord)],
 ) -> Option<Result<String>> {
     (name == "datasets.doubling").then(|| match args {
-        [record, small, large] => doubling(record, small, large, matches, sets),
-        _ => Err("usage: datasets.doubling MATCH SMALL LARGE".into()),
+        [record, a_sets, b_sets] => doubling(record, a_sets, b_sets, matches, sets),
+        _ => Err("usage: datasets.doubling MATCH A_SETS B_SETS".into()),
     })
 }
 
@@ -71,8 +72,8 @@ fn training_positions(list: &str, sets: &[(String, DatasetRecord)]) -> Result<u6
 
 fn doubling(
     record: &str,
-    small: &str,
-    large: &str,
+    a_sets: &str,
+    b_sets: &str,
     matches: &[MatchRecord],
     sets: &[(String, DatasetRecord)],
 ) -> Result<String> {
@@ -81,16 +82,17 @@ fn doubling(
         .overall
         .elo
         .ok_or_else(|| format!("{record} has no Elo estimate yet"))?;
-    let (small_n, large_n) = (
-        training_positions(small, sets)?,
-        training_positions(large, sets)?,
+    let (a_n, b_n) = (
+        training_positions(a_sets, sets)?,
+        training_positions(b_sets, sets)?,
     );
-    if small_n == 0 || large_n <= small_n {
+    if a_n == 0 || b_n == 0 || a_n == b_n {
         return Err(format!(
-            "{large} ({large_n} positions) must hold more than {small} ({small_n})"
+            "{a_sets} ({a_n} positions) and {b_sets} ({b_n}) must differ, neither empty"
         ));
     }
-    let (per, margin, doublings) = per_doubling(elo.estimate, elo.margin, small_n, large_n);
+    let (per, margin, doublings) = per_doubling(elo.estimate, elo.margin, a_n, b_n);
+    let (small_n, large_n) = (a_n.min(b_n), a_n.max(b_n));
     Ok(format!(
         "{} ± {margin:.1} Elo per doubling ({} against {} training positions, {doublings:.2} of a doubling)",
         signed(per, 1),
@@ -101,11 +103,12 @@ fn doubling(
 
 /// The Elo per doubling and its margin, and how many doublings apart the
 /// two amounts of data are, from the Elo (and margin) of the engine
-/// trained on `small` positions against the one trained on `large`.
-fn per_doubling(elo: f64, margin: f64, small: u64, large: u64) -> (f64, f64, f64) {
-    let doublings = (large as f64 / small as f64).log2();
-    // A trained on less: B's gain is minus A's Elo.
-    (-elo / doublings, margin / doublings, doublings)
+/// trained on `a` positions against the one trained on `b`: A's Elo over
+/// the doublings from B's data to A's (negative when A had less, so a
+/// loss on less data is a gain per doubling).
+fn per_doubling(elo: f64, margin: f64, a: u64, b: u64) -> (f64, f64, f64) {
+    let doublings = (a as f64 / b as f64).log2();
+    (elo / doublings, margin / doublings.abs(), doublings.abs())
 }
 
 #[cfg(test)]
@@ -125,5 +128,13 @@ mod tests {
         assert_eq!(per_doubling(-20.0, 10.0, 1_000, 4_000), (10.0, 5.0, 2.0));
         let (per, _, doublings) = per_doubling(-24.4, 25.4, 27_000, 48_000);
         assert!((doublings - 0.830).abs() < 1e-3 && per > 29.0 && per < 29.5);
+    }
+
+    #[test]
+    fn the_larger_networks_gain_spreads_over_the_doublings() {
+        // +10 +- 20 Elo on twice the data: the same, per doubling; the
+        // order of the arguments follows the match's engines.
+        assert_eq!(per_doubling(10.0, 20.0, 2_000, 1_000), (10.0, 20.0, 1.0));
+        assert_eq!(per_doubling(-10.0, 20.0, 1_000, 2_000), (10.0, 20.0, 1.0));
     }
 }
