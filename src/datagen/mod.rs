@@ -1,11 +1,13 @@
 //! Training data for the NNUE evaluation: self-play games ([`selfplay`]),
-//! stored compactly as moves and scores ([`mod@format`]), and replayed into the
-//! positions a trainer learns from ([`training_positions`]).
+//! stored compactly as moves and scores ([`mod@format`]; [`packed`] for the
+//! committed copies), and replayed into the positions a trainer learns from
+//! ([`training_positions`]).
 //!
 //! The command-line driver (`quince datagen`: threads, progress, resuming)
 //! lives in the binary; this module is the part a trainer shares.
 
 pub mod format;
+pub mod packed;
 pub mod selfplay;
 
 use crate::movegen::legal_moves;

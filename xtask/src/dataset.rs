@@ -8,7 +8,7 @@
 //! committed or whose checksum is not the one `data/SHA256SUMS` lists:
 //! a record must describe what a clone of the repository gets.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::measure::host::{host, now_utc, sha256};
@@ -20,7 +20,9 @@ const USAGE: &str = "usage: cargo run -p xtask -- dataset data/SET.qdg --commit 
 
 Writes reports/data/dataset-SET.json: games, scored plies, the positions the
 trainer keeps, results, sizes and checksum of data/SET.qdg (unpacked) and
-data/SET.qdg.xz (committed), with how the set was made:
+the committed data/SET.qdp.xz (`quince pack`; checked to give back
+data/SET.qdg) or, for the sets before it, data/SET.qdg.xz, with how the set
+was made:
   --commit REV        the commit whose engine played the games
   --evaluation TEXT   the evaluation it played with (\"NNUE v6\")
   --command TEXT      the datagen command (\"quince datagen --out data/s8.qdg --seed 8 --games 20000\")
@@ -105,13 +107,17 @@ fn measure(file: &str, commit: &str, evaluation: &str, command: &str) -> Result<
         .ok_or_else(|| format!("{file}: not a .qdg file"))?
         .to_string();
     let unpacked = root().join(relative);
-    let packed = PathBuf::from(format!("{}.xz", unpacked.display()));
-    let packed_name = format!("{relative}.xz");
-    for path in [&unpacked, &packed] {
-        if !path.is_file() {
-            return Err(format!("{}: no such file", path.display()));
-        }
+    if !unpacked.is_file() {
+        return Err(format!("{}: no such file", unpacked.display()));
     }
+    // The packed form (`quince pack`) where the set has one, else the
+    // games file itself, xz-compressed.
+    let packed_name = [".qdp.xz", ".qdg.xz"]
+        .iter()
+        .map(|ext| format!("{}{ext}", relative.trim_end_matches(".qdg")))
+        .find(|name| root().join(name).is_file())
+        .ok_or_else(|| format!("{relative}: neither {name}.qdp.xz nor {name}.qdg.xz is there"))?;
+    let packed = root().join(&packed_name);
     if git(&["ls-files", "--error-unmatch", &packed_name]) == "unknown" {
         return Err(format!("{packed_name} is not committed: commit it first"));
     }
@@ -126,6 +132,9 @@ fn measure(file: &str, commit: &str, evaluation: &str, command: &str) -> Result<
             ));
         }
         None => return Err(format!("{relative} is not listed in data/SHA256SUMS")),
+    }
+    if packed_name.ends_with(".qdp.xz") {
+        gives_back(&packed, &checksum)?;
     }
     let engine_commit = git(&["rev-parse", "--verify", &format!("{commit}^{{commit}}")]);
     if engine_commit == "unknown" {
@@ -158,6 +167,44 @@ fn measure(file: &str, commit: &str, evaluation: &str, command: &str) -> Result<
         host: host(),
         generation: None,
     })
+}
+
+/// Checks that the committed `packed` file (`.qdp.xz`) gives back the games
+/// file whose SHA-256 is `checksum`: decompressed with `xz` and unpacked
+/// with this tree's `quince unpack` into a scratch directory.
+fn gives_back(packed: &Path, checksum: &str) -> Result<()> {
+    let scratch = default_target_dir().join("dataset-check");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let qdp = scratch.join("set.qdp");
+    let qdg = scratch.join("set.qdg");
+    for stale in [&qdp, &qdg] {
+        let _ = std::fs::remove_file(stale);
+    }
+    let file = std::fs::File::create(&qdp).map_err(|e| format!("{}: {e}", qdp.display()))?;
+    status(Command::new("xz").arg("-dc").arg(packed).stdout(file))?;
+    eprintln!("xtask: cargo build --release --bin quince");
+    status(Command::new(cargo()).current_dir(root()).args([
+        "build",
+        "--release",
+        "--bin",
+        "quince",
+    ]))?;
+    let quince = default_target_dir().join("release").join("quince");
+    status(
+        Command::new(quince)
+            .arg("unpack")
+            .arg(&qdp)
+            .arg("--out")
+            .arg(&qdg),
+    )?;
+    let back = sha256(&qdg)?;
+    if back != checksum {
+        return Err(format!(
+            "{}: unpacks to SHA-256 {back}, not the games file's {checksum}",
+            packed.display()
+        ));
+    }
+    Ok(())
 }
 
 /// What `quince-train stats` says about one file.

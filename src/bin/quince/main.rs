@@ -10,6 +10,7 @@ mod datagen_cmd;
 mod eval_cmd;
 mod lookups_cmd;
 mod moves_cmd;
+mod pack_cmd;
 mod perft_cmd;
 mod pgn_cmd;
 mod progress;
@@ -50,6 +51,10 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Play self-play games for NNUE training data (resumable, every core).
     Datagen(datagen_cmd::DatagenArgs),
+    /// Pack a `.qdg` game file into the smaller `.qdp` form that is committed.
+    Pack(pack_cmd::PackArgs),
+    /// Unpack a `.qdp` file back into the identical `.qdg` file.
+    Unpack(pack_cmd::UnpackArgs),
     /// Print a position's static evaluations: the NNUE network's and the hand-written one.
     Eval(eval_cmd::EvalArgs),
     /// Replay every game of a PGN file; print each game's result and final FEN.
@@ -259,6 +264,8 @@ fn main() -> ExitCode {
         Some(Command::Suite(args)) => suite_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Datagen(args)) => datagen_cmd::run(&args),
+        Some(Command::Pack(args)) => pack_cmd::run_pack(&args),
+        Some(Command::Unpack(args)) => pack_cmd::run_unpack(&args),
         Some(Command::Eval(args)) => eval_cmd::run(&args),
         Some(Command::Pgn(args)) => pgn_cmd::run(&args),
         Some(Command::Moves(args)) => moves_cmd::run(&args),

@@ -26,7 +26,9 @@ pub struct DatasetRecord {
     pub kind: String,
     /// The set's name (`s8`), which is the file's stem.
     pub name: String,
-    /// The committed, compressed file (`data/s8.qdg.xz`).
+    /// The committed, compressed file: `data/s8.qdg.xz` (the games file
+    /// itself), or for later sets `data/s30.qdp.xz` (its packed form,
+    /// `quince pack`, about 40 % smaller).
     pub file: String,
     /// The `quince datagen` command that made it (the binary called
     /// `quince`).
@@ -47,7 +49,7 @@ pub struct DatasetRecord {
     pub results: Results,
     /// Size of the unpacked `.qdg` file.
     pub bytes: u64,
-    /// Size of the committed `.qdg.xz` file.
+    /// Size of the committed `.xz` file.
     pub xz_bytes: u64,
     /// SHA-256 of the unpacked file (the line of `data/SHA256SUMS`).
     pub sha256: String,
@@ -95,6 +97,17 @@ pub fn listed_sha256<'a>(sums: &'a str, path: &str) -> Option<&'a str> {
     })
 }
 
+/// The `.qdg` file a committed set file gives back (`data/s8.qdg.xz` and
+/// `data/s30.qdp.xz` give `data/s8.qdg` and `data/s30.qdg`): the path its
+/// checksum is listed under in `data/SHA256SUMS`.
+pub fn unpacked_name(committed: &str) -> String {
+    let stem = committed.trim_end_matches(".xz");
+    match stem.strip_suffix(".qdp") {
+        Some(base) => format!("{base}.qdg"),
+        None => stem.to_string(),
+    }
+}
+
 /// Sort key of a set's name: its number (`s10` after `s9`), then the name.
 pub fn set_order(name: &str) -> (u64, String) {
     let digits: String = name.chars().filter(char::is_ascii_digit).collect();
@@ -110,6 +123,12 @@ mod tests {
         let mut names = vec!["s10", "s2", "s1", "extra"];
         names.sort_by_key(|n| set_order(n));
         assert_eq!(names, ["s1", "s2", "s10", "extra"]);
+    }
+
+    #[test]
+    fn committed_files_name_the_games_file_they_give_back() {
+        assert_eq!(unpacked_name("data/s8.qdg.xz"), "data/s8.qdg");
+        assert_eq!(unpacked_name("data/s30.qdp.xz"), "data/s30.qdg");
     }
 
     #[test]

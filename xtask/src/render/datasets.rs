@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 
 use super::format::{human_bytes, human_rate, record_link};
-use crate::record::datasets::{DatasetRecord, listed_sha256};
+use crate::record::datasets::{DatasetRecord, listed_sha256, unpacked_name};
 use crate::util::Result;
 
 /// The block `name` with `args`, or `None` when the name is not a
@@ -190,8 +190,8 @@ pub fn stale(sets: &[(String, DatasetRecord)], root: &std::path::Path) -> Vec<St
             )),
             Err(e) => problems.push(format!("reports/data/{file}: {}: {e}", r.file)),
         }
-        let unpacked = r.file.trim_end_matches(".xz");
-        if listed_sha256(&sums, unpacked) != Some(r.sha256.as_str()) {
+        let unpacked = unpacked_name(&r.file);
+        if listed_sha256(&sums, &unpacked) != Some(r.sha256.as_str()) {
             problems.push(format!(
                 "reports/data/{file}: data/SHA256SUMS has no line '{}  {unpacked}'",
                 r.sha256
