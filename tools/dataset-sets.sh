@@ -3,7 +3,7 @@
 #
 #   tools/dataset-sets.sh REV "EVALUATION" SEED [SEED ...]
 #
-# e.g. tools/dataset-sets.sh 328b164 "NNUE v10" 26 27 28
+# e.g. tools/dataset-sets.sh 3b2f8b3 "NNUE v11" 31 32 33
 #      (GAMES=N for another size; UNTIMED=1 when other work shares the cores)
 #
 # For each seed: plays 20,000 games with the engine of commit REV (built
