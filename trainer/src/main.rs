@@ -11,6 +11,7 @@
 //! Exit codes: 0 success, 2 bad input (with `error: ...` on stderr).
 
 mod data;
+mod hidden_layer;
 mod inputs;
 mod network;
 mod quantised;
@@ -121,6 +122,12 @@ struct TrainArgs {
     /// exported network holds the sums). Needs two king buckets or more.
     #[arg(long)]
     factorise: bool,
+    /// Units of a hidden layer between the accumulators and the output,
+    /// fed the pairwise products of each accumulator's halves (0: none,
+    /// as v1-v11). Experimental: such a network is saved as a float
+    /// checkpoint only, since the engine cannot run it yet.
+    #[arg(long, default_value_t = 0)]
+    l1: usize,
     /// Start from this float checkpoint (`.qnf`) instead of random weights.
     #[arg(long)]
     init: Option<PathBuf>,
@@ -183,6 +190,9 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     if !(1..=16).contains(&args.buckets) {
         return Err(format!("--buckets {}: expected 1 to 16", args.buckets));
     }
+    if args.l1 > 64 {
+        return Err(format!("--l1 {}: expected 0 (none) to 64 units", args.l1));
+    }
     let layout = inputs::InputLayout::named(&args.king_buckets)?;
     if args.mirror && layout.king_dependent() {
         return Err(format!(
@@ -220,21 +230,33 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             Network::load_float(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => Network::random(args.hidden, args.buckets, layout, args.seed),
+        None => Network::random(args.hidden, args.buckets, args.l1, layout, args.seed),
     };
     if args.factorise {
         net.factorise();
     }
-    if net.hidden != args.hidden || net.buckets != args.buckets || net.inputs != layout {
+    if net.hidden != args.hidden
+        || net.buckets != args.buckets
+        || net.inputs != layout
+        || net.l1 != args.l1
+    {
         return Err(format!(
-            "--init has hidden size {}, {} buckets and king buckets {}, not {}, {} and {}",
+            "--init has hidden size {}, {} buckets, king buckets {} and L1 {}, not {}, {}, {} and {}",
             net.hidden,
             net.buckets,
             net.inputs.name().unwrap_or("(a table of its own)"),
+            net.l1,
             args.hidden,
             args.buckets,
-            args.king_buckets
+            args.king_buckets,
+            args.l1
         ));
+    }
+    if args.l1 > 0 {
+        eprintln!(
+            "--l1 {}: the engine cannot run a hidden layer yet; only last.qnf (float) is written",
+            args.l1
+        );
     }
     let settings = train::Settings {
         epochs: args.epochs,
@@ -268,7 +290,11 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
                 "valid_loss": report.valid_loss,
                 "seconds": report.seconds,
             }));
-            for (name, bytes) in [("last.qnf", net.save_float()), ("last.qnn", net.export())] {
+            let files = [
+                ("last.qnf", Some(net.save_float())),
+                ("last.qnn", net.export()),
+            ];
+            for (name, bytes) in files.into_iter().filter_map(|(n, b)| Some((n, b?))) {
                 if let Err(e) = std::fs::write(out_dir.join(name), bytes) {
                     failure.get_or_insert(format!("{}: {e}", out_dir.join(name).display()));
                 }
@@ -295,6 +321,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         "mirror": args.mirror,
         "king_buckets": args.king_buckets,
         "factorise": args.factorise,
+        "l1": args.l1,
         "threads": threads,
         "init": args.init,
         "per_epoch": epochs,
@@ -303,10 +330,14 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     let path = args.out_dir.join("log.json");
     std::fs::write(&path, serde_json::to_string_pretty(&log).expect("JSON"))
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    let quantised = if args.l1 > 0 {
+        String::new()
+    } else {
+        format!("{} (quantised), ", args.out_dir.join("last.qnn").display())
+    };
     eprintln!(
-        "done in {:.1} s: {} (quantised), {} (float), {}",
+        "done in {:.1} s: {quantised}{} (float), {}",
         start.elapsed().as_secs_f64(),
-        args.out_dir.join("last.qnn").display(),
         args.out_dir.join("last.qnf").display(),
         path.display()
     );

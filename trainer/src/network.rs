@@ -2,13 +2,15 @@
 //! (the input layout: [`InputLayout`]) and `B` output buckets (one output
 //! layer per band of material, chosen by the number of pieces on the
 //! board: [`bucket`]), its gradients, and its quantised export (`.qnn`,
-//! the file the engine embeds).
+//! the file the engine embeds). With `L1 > 0`, a hidden layer sits
+//! between the accumulators and the output ([`crate::hidden_layer`]).
 //!
 //! Parameters live in one flat `Vec<f32>` (feature weights, feature biases,
 //! output weights, output bias) so the optimiser and the gradient sums are
 //! single loops over slices.
 
 use crate::data::{Sample, sigmoid};
+use crate::hidden_layer;
 use crate::inputs::{InputLayout, PER_BUCKET};
 
 /// Scales of the quantised network (the engine's `QA` and `QB`).
@@ -31,6 +33,8 @@ pub fn bucket(pieces: usize, buckets: usize) -> usize {
 pub struct Header {
     pub hidden: usize,
     pub buckets: usize,
+    /// Units of the hidden layer (0: none).
+    pub l1: usize,
     pub inputs: InputLayout,
     /// Where the values start.
     pub start: usize,
@@ -52,16 +56,18 @@ pub fn read_header(bytes: &[u8], kind: u8) -> Result<Header, String> {
         Some([b'Q', b'N', k, b'1']) if *k == kind => Ok(Header {
             hidden: word(4)?,
             buckets: 1,
+            l1: 0,
             inputs: InputLayout::NONE,
             start: 8,
         }),
         Some([b'Q', b'N', k, b'2']) if *k == kind => Ok(Header {
             hidden: word(4)?,
             buckets: word(8)?,
+            l1: 0,
             inputs: InputLayout::NONE,
             start: 12,
         }),
-        Some([b'Q', b'N', k, b'3']) if *k == kind => {
+        Some([b'Q', b'N', k, version @ (b'3' | b'4')]) if *k == kind => {
             let flags = word(12)?;
             if flags > 1 {
                 return Err(format!(
@@ -71,28 +77,40 @@ pub fn read_header(bytes: &[u8], kind: u8) -> Result<Header, String> {
             let table = bytes
                 .get(16..80)
                 .ok_or("the file ends inside its king-bucket table")?;
+            let l1 = if *version == b'4' { word(80)? } else { 0 };
             Ok(Header {
                 hidden: word(4)?,
                 buckets: word(8)?,
+                l1,
                 inputs: InputLayout::from_table(table.try_into().expect("64 bytes"), flags == 1)?,
-                start: 80,
+                start: if *version == b'4' { 84 } else { 80 },
             })
         }
         _ => Err(format!(
-            "it must start with {}, {} or {}",
+            "it must start with {}, {}, {} or {}",
             name(b'1'),
             name(b'2'),
-            name(b'3')
+            name(b'3'),
+            name(b'4')
         )),
     }
 }
 
 /// The header bytes for `magic` (`b"QNN"` or `b"QNF"`): the oldest format
 /// that holds the network, so a plain network's file is what it always
-/// was (v10's reproduction stays bit for bit).
-fn write_header(magic: &[u8; 3], hidden: usize, buckets: usize, inputs: &InputLayout) -> Vec<u8> {
+/// was (v10's reproduction stays bit for bit). Version 4 is version 3
+/// followed by `u32` L1, the hidden layer's units.
+fn write_header(
+    magic: &[u8; 3],
+    hidden: usize,
+    buckets: usize,
+    l1: usize,
+    inputs: &InputLayout,
+) -> Vec<u8> {
     let mut bytes = magic.to_vec();
-    let version = if inputs.king_dependent() {
+    let version = if l1 > 0 {
+        b'4'
+    } else if inputs.king_dependent() {
         b'3'
     } else if buckets != 1 || magic == b"QNF" {
         b'2'
@@ -104,9 +122,12 @@ fn write_header(magic: &[u8; 3], hidden: usize, buckets: usize, inputs: &InputLa
     if version >= b'2' {
         bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
     }
-    if version == b'3' {
+    if version >= b'3' {
         bytes.extend_from_slice(&u32::from(inputs.mirrored).to_le_bytes());
         bytes.extend_from_slice(&inputs.king_buckets);
+    }
+    if version == b'4' {
+        bytes.extend_from_slice(&(l1 as u32).to_le_bytes());
     }
     bytes
 }
@@ -117,6 +138,9 @@ pub struct Network {
     pub hidden: usize,
     /// Output buckets (1: a single output layer, the `QNN1` format).
     pub buckets: usize,
+    /// Units of the hidden layer between the accumulators and the output
+    /// (0: none, the output reads the accumulators).
+    pub l1: usize,
     /// Which feature weights a position's pieces use.
     pub inputs: InputLayout,
     /// Every parameter in [`Layout`]'s order; while training a factorised
@@ -129,20 +153,31 @@ pub struct Network {
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
     pub feature_biases: usize,
+    /// The hidden layer's weights `[bucket][L1][H]` and biases
+    /// `[bucket][L1]` (empty without one).
+    pub l1_weights: usize,
+    pub l1_biases: usize,
     pub output_weights: usize,
     pub output_bias: usize,
     pub len: usize,
 }
 
 impl Layout {
-    /// Feature weights are `[inputs][H]`, output weights `[bucket][2H]`,
+    /// Feature weights are `[inputs][H]`; then, with a hidden layer of L1
+    /// units, its weights `[bucket][L1][H]` and biases `[bucket][L1]`;
+    /// output weights `[bucket][2H]` (with a hidden layer `[bucket][L1]`),
     /// output biases `[bucket]`.
-    pub fn new(hidden: usize, buckets: usize, inputs: usize) -> Layout {
+    pub fn new(hidden: usize, buckets: usize, inputs: usize, l1: usize) -> Layout {
         let feature_biases = inputs * hidden;
-        let output_weights = feature_biases + hidden;
-        let output_bias = output_weights + 2 * hidden * buckets;
+        let l1_weights = feature_biases + hidden;
+        let l1_biases = l1_weights + buckets * l1 * hidden;
+        let output_weights = l1_biases + buckets * l1;
+        let per_bucket = if l1 > 0 { l1 } else { 2 * hidden };
+        let output_bias = output_weights + per_bucket * buckets;
         Layout {
             feature_biases,
+            l1_weights,
+            l1_biases,
             output_weights,
             output_bias,
             len: output_bias + buckets,
@@ -152,7 +187,7 @@ impl Layout {
 
 /// SCReLU: `clamp(x, 0, 1)^2`.
 #[inline]
-fn screlu(x: f32) -> f32 {
+pub(crate) fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
     c * c
 }
@@ -178,28 +213,45 @@ impl SplitMix64 {
 impl Network {
     /// Random feature weights (±0.1: about 30 pieces sum to an accumulator
     /// spread of a few tenths, inside SCReLU's active range) and output
-    /// weights (±1/sqrt(2H)); biases zero.
-    pub fn random(hidden: usize, buckets: usize, inputs: InputLayout, seed: u64) -> Network {
-        let layout = Layout::new(hidden, buckets, inputs.inputs());
+    /// weights (±1/sqrt(2H)); biases zero. With a hidden layer of `l1`
+    /// units, its weights ±1/sqrt(H) and the output's ±1/sqrt(L1); without
+    /// one (0) the weights of every network before the hidden layer.
+    pub fn random(
+        hidden: usize,
+        buckets: usize,
+        l1: usize,
+        inputs: InputLayout,
+        seed: u64,
+    ) -> Network {
+        let layout = Layout::new(hidden, buckets, inputs.inputs(), l1);
         let mut rng = SplitMix64(seed);
         let mut params = vec![0.0; layout.len];
         for w in &mut params[..layout.feature_biases] {
             *w = 0.1 * rng.symmetric();
         }
-        let out_scale = 1.0 / (2.0 * hidden as f32).sqrt();
+        let out_scale = if l1 > 0 {
+            let l1_scale = 1.0 / (hidden as f32).sqrt();
+            for w in &mut params[layout.l1_weights..layout.l1_biases] {
+                *w = l1_scale * rng.symmetric();
+            }
+            1.0 / (l1 as f32).sqrt()
+        } else {
+            1.0 / (2.0 * hidden as f32).sqrt()
+        };
         for w in &mut params[layout.output_weights..layout.output_bias] {
             *w = out_scale * rng.symmetric();
         }
         Network {
             hidden,
             buckets,
+            l1,
             inputs,
             params,
         }
     }
 
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden, self.buckets, self.inputs.inputs())
+        Layout::new(self.hidden, self.buckets, self.inputs.inputs(), self.l1)
     }
 
     /// Adds a factoriser: 768 x H feature weights shared by every king
@@ -254,6 +306,11 @@ impl Network {
         (l.output_weights + b * 2 * self.hidden, l.output_bias + b)
     }
 
+    /// The output bucket of `sample`.
+    pub(crate) fn bucket_of(&self, sample: &Sample) -> usize {
+        bucket(sample.ours().len(), self.buckets)
+    }
+
     /// Both accumulators of `sample` (side to move first).
     fn accumulators(&self, sample: &Sample) -> (Vec<f32>, Vec<f32>) {
         let l = self.layout();
@@ -284,6 +341,9 @@ impl Network {
     }
 
     fn output_of(&self, sample: &Sample, ours: &[f32], theirs: &[f32]) -> f32 {
+        if self.l1 > 0 {
+            return hidden_layer::forward(self, self.bucket_of(sample), ours, theirs).output;
+        }
         let (weights, bias) = self.output_offsets(sample);
         let w = &self.params[weights..weights + 2 * self.hidden];
         let (w_ours, w_theirs) = w.split_at(self.hidden);
@@ -299,38 +359,49 @@ impl Network {
         let l = self.layout();
         let h = self.hidden;
         let (ours, theirs) = self.accumulators(sample);
-        let o = self.output_of(sample, &ours, &theirs);
+        let b = self.bucket_of(sample);
+        let through_l1 = (self.l1 > 0).then(|| hidden_layer::forward(self, b, &ours, &theirs));
+        let o = match &through_l1 {
+            Some(forward) => forward.output,
+            None => self.output_of(sample, &ours, &theirs),
+        };
         let p = sigmoid(o);
         let error = p - sample.target;
         let g = 2.0 * error * p * (1.0 - p);
-        let (weights, bias) = self.output_offsets(sample);
-        grad[bias] += g;
-        let w = &self.params[weights..weights + 2 * h];
-        for (side, (acc, features)) in [(&ours, sample.ours()), (&theirs, sample.theirs())]
-            .into_iter()
-            .enumerate()
-        {
-            let mut d_acc = vec![0.0f32; h];
-            for j in 0..h {
-                let x = acc[j];
-                grad[weights + side * h + j] += g * screlu(x);
-                if x > 0.0 && x < 1.0 {
-                    d_acc[j] = g * w[side * h + j] * 2.0 * x;
+        // The gradient reaching each accumulator, from the output (or the
+        // hidden layer) above it.
+        let d_accs = if let Some(forward) = &through_l1 {
+            hidden_layer::backward(self, b, forward, g, grad)
+        } else {
+            let (weights, bias) = self.output_offsets(sample);
+            grad[bias] += g;
+            let w = &self.params[weights..weights + 2 * h];
+            let mut d_accs = [vec![0.0f32; h], vec![0.0f32; h]];
+            for (side, acc) in [&ours, &theirs].into_iter().enumerate() {
+                for j in 0..h {
+                    let x = acc[j];
+                    grad[weights + side * h + j] += g * screlu(x);
+                    if x > 0.0 && x < 1.0 {
+                        d_accs[side][j] = g * w[side * h + j] * 2.0 * x;
+                    }
                 }
             }
+            d_accs
+        };
+        for (d_acc, features) in d_accs.iter().zip([sample.ours(), sample.theirs()]) {
             for (gb, d) in grad[l.feature_biases..l.feature_biases + h]
                 .iter_mut()
-                .zip(&d_acc)
+                .zip(d_acc)
             {
                 *gb += d;
             }
             for &f in features {
                 let row = &mut grad[f as usize * h..(f as usize + 1) * h];
-                for (gw, d) in row.iter_mut().zip(&d_acc) {
+                for (gw, d) in row.iter_mut().zip(d_acc) {
                     *gw += d;
                 }
                 if let Some(shared) = self.factor_row(&l, f) {
-                    for (gw, d) in grad[shared..shared + h].iter_mut().zip(&d_acc) {
+                    for (gw, d) in grad[shared..shared + h].iter_mut().zip(d_acc) {
                         *gw += d;
                     }
                 }
@@ -354,10 +425,16 @@ impl Network {
     /// `QNN1` for one bucket and plain inputs (the format before buckets,
     /// unchanged), `QNN2` with the bucket count after H, `QNN3` with the
     /// king-bucket layout as well.
-    pub fn export(&self) -> Vec<u8> {
+    ///
+    /// A network with a hidden layer has no quantised form yet (the
+    /// engine cannot run one): `None`.
+    pub fn export(&self) -> Option<Vec<u8>> {
+        if self.l1 > 0 {
+            return None;
+        }
         let l = self.layout();
         let params = self.merged_params();
-        let mut bytes = write_header(b"QNN", self.hidden, self.buckets, &self.inputs);
+        let mut bytes = write_header(b"QNN", self.hidden, self.buckets, 0, &self.inputs);
         let q16 = |x: f32, scale: f32| (x * scale).round().clamp(-32768.0, 32767.0) as i16;
         for &w in &params[..l.output_weights] {
             bytes.extend_from_slice(&q16(w, QA).to_le_bytes());
@@ -369,7 +446,7 @@ impl Network {
             let bias = (b * QA * QB).round() as i32;
             bytes.extend_from_slice(&bias.to_le_bytes());
         }
-        bytes
+        Some(bytes)
     }
 
     /// Float checkpoint: `QNF2`, `u32` H, `u32` buckets, then every
@@ -378,7 +455,7 @@ impl Network {
     /// network saves its merged weights: `--init` from it starts a new
     /// factoriser at zero, if asked for one.
     pub fn save_float(&self) -> Vec<u8> {
-        let mut bytes = write_header(b"QNF", self.hidden, self.buckets, &self.inputs);
+        let mut bytes = write_header(b"QNF", self.hidden, self.buckets, self.l1, &self.inputs);
         for p in &self.merged_params() {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
@@ -390,13 +467,14 @@ impl Network {
         let Header {
             hidden,
             buckets,
+            l1,
             inputs,
             start,
         } = read_header(bytes, b'F').map_err(|e| format!("not a float checkpoint: {e}"))?;
-        if hidden == 0 || buckets == 0 {
-            return Err(format!("hidden size {hidden}, {buckets} buckets"));
+        if hidden == 0 || buckets == 0 || (l1 > 0 && !hidden.is_multiple_of(2)) {
+            return Err(format!("hidden size {hidden}, {buckets} buckets, L1 {l1}"));
         }
-        let expected = start + 4 * Layout::new(hidden, buckets, inputs.inputs()).len;
+        let expected = start + 4 * Layout::new(hidden, buckets, inputs.inputs(), l1).len;
         if bytes.len() != expected {
             return Err(format!(
                 "{} bytes, expected {expected} for hidden size {hidden}, {buckets} buckets and {} inputs",
@@ -411,6 +489,7 @@ impl Network {
         Ok(Network {
             hidden,
             buckets,
+            l1,
             inputs,
             params,
         })

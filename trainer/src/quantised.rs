@@ -28,9 +28,15 @@ impl Quantised {
         let Header {
             hidden,
             buckets,
+            l1,
             inputs,
             start,
         } = read_header(bytes, b'N').map_err(|e| format!("not a .qnn network: {e}"))?;
+        if l1 > 0 {
+            return Err(format!(
+                "a hidden layer of {l1} units: no quantised form exists yet"
+            ));
+        }
         let words = inputs.inputs() * hidden + hidden + 2 * hidden * buckets;
         if hidden == 0 || buckets == 0 || bytes.len() != start + 2 * words + 4 * buckets {
             return Err(format!(

@@ -37,7 +37,7 @@ fn samples_of(layout: &InputLayout) -> Vec<Sample> {
 
 #[test]
 fn gradients_match_finite_differences() {
-    let mut net = Network::random(16, 1, InputLayout::NONE, 3);
+    let mut net = Network::random(16, 1, 0, InputLayout::NONE, 3);
     // Biases away from zero so that some accumulators sit inside (0, 1),
     // where SCReLU has a slope.
     let l = net.layout();
@@ -77,11 +77,11 @@ fn gradients_match_finite_differences() {
 #[test]
 fn quantised_evaluation_follows_the_float_network() {
     let mut rng = SplitMix64(9);
-    let mut net = Network::random(32, 1, InputLayout::NONE, 5);
+    let mut net = Network::random(32, 1, 0, InputLayout::NONE, 5);
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
-    let q = Quantised::parse(&net.export()).unwrap();
+    let q = Quantised::parse(&net.export().unwrap()).unwrap();
     for s in samples() {
         let float_cp = net.output(&s) * 400.0;
         let int_cp = q.evaluate(&s) as f32;
@@ -94,9 +94,9 @@ fn quantised_evaluation_follows_the_float_network() {
 
 #[test]
 fn checkpoints_and_exports_round_trip() {
-    let net = Network::random(16, 1, InputLayout::NONE, 1);
+    let net = Network::random(16, 1, 0, InputLayout::NONE, 1);
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
-    let exported = net.export();
+    let exported = net.export().unwrap();
     assert_eq!(exported.len(), 8 + 2 * (768 * 16 + 3 * 16) + 4);
     assert_eq!(Quantised::parse(&exported).unwrap().hidden, 16);
     assert!(Quantised::parse(&exported[..100]).is_err());
@@ -106,12 +106,12 @@ fn checkpoints_and_exports_round_trip() {
 #[test]
 fn bucketed_networks_pick_their_bucket_and_survive_export() {
     let mut rng = SplitMix64(11);
-    let mut net = Network::random(32, 8, InputLayout::NONE, 6);
+    let mut net = Network::random(32, 8, 0, InputLayout::NONE, 6);
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
-    let exported = net.export();
+    let exported = net.export().unwrap();
     assert_eq!(&exported[..4], b"QNN2");
     assert_eq!(
         exported.len(),
@@ -162,7 +162,7 @@ fn buckets_split_the_piece_count_evenly() {
 fn training_reduces_the_loss() {
     let data = samples();
     let mut train_set: Vec<Sample> = data.iter().cycle().take(64).copied().collect();
-    let mut net = Network::random(16, 1, InputLayout::NONE, 2);
+    let mut net = Network::random(16, 1, 0, InputLayout::NONE, 2);
     let before = loss(&net, &data, 2);
     let settings = Settings {
         epochs: 30,
@@ -214,12 +214,12 @@ fn a_mirrored_sample_is_the_mirrored_position() {
 fn king_bucketed_networks_survive_export_and_learn_their_own_weights() {
     let layout = InputLayout::named("m4").unwrap();
     let mut rng = SplitMix64(13);
-    let mut net = Network::random(16, 2, layout, 7);
+    let mut net = Network::random(16, 2, 0, layout, 7);
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
-    let exported = net.export();
+    let exported = net.export().unwrap();
     assert_eq!(&exported[..4], b"QNN3");
     assert_eq!(
         exported.len(),
@@ -255,7 +255,7 @@ fn king_bucketed_networks_survive_export_and_learn_their_own_weights() {
 fn a_factoriser_learns_from_every_bucket_and_exports_the_sums() {
     let layout = InputLayout::named("m4").unwrap();
     let mut rng = SplitMix64(21);
-    let mut net = Network::random(16, 1, layout, 4);
+    let mut net = Network::random(16, 1, 0, layout, 4);
     let l = net.layout();
     for b in &mut net.params[l.feature_biases..l.output_weights] {
         *b = 0.4;
@@ -305,8 +305,8 @@ fn a_factoriser_learns_from_every_bucket_and_exports_the_sums() {
     for s in &samples {
         assert!((merged.output(s) - net.output(s)).abs() < 1e-4);
     }
-    assert_eq!(merged.export(), net.export());
-    let q = Quantised::parse(&net.export()).unwrap();
+    assert_eq!(merged.export().unwrap(), net.export().unwrap());
+    let q = Quantised::parse(&net.export().unwrap()).unwrap();
     for s in &samples {
         let (float_cp, int_cp) = (net.output(s) * 400.0, q.evaluate(s) as f32);
         assert!(
