@@ -56,6 +56,37 @@ impl GameResult {
     }
 }
 
+/// Bytes of a record's header: `index:u32 result:u8 opening_len:u8
+/// scored_len:u16`, the same in a `.qdg` record and a `.qdp` file's header
+/// column ([`super::packed`]).
+pub(crate) const HEADER_BYTES: usize = 8;
+
+/// A record's header, read.
+pub(crate) struct Header {
+    pub index: u32,
+    pub result: GameResult,
+    pub opening_len: usize,
+    pub scored_len: usize,
+}
+
+impl Header {
+    /// Reads a header; an error for a result byte that is not 0, 1 or 2.
+    pub(crate) fn parse(bytes: &[u8; HEADER_BYTES]) -> io::Result<Header> {
+        let result = GameResult::from_byte(bytes[4]).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("bad result byte {}", bytes[4]),
+            )
+        })?;
+        Ok(Header {
+            index: u32::from_le_bytes(bytes[0..4].try_into().expect("4 bytes")),
+            result,
+            opening_len: bytes[5] as usize,
+            scored_len: u16::from_le_bytes([bytes[6], bytes[7]]) as usize,
+        })
+    }
+}
+
 /// One self-play game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -70,17 +101,26 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Appends the record to `out`.
-    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
+    /// The record's header bytes; an error for an opening or a game too
+    /// long for them.
+    pub(crate) fn header(&self) -> io::Result<[u8; HEADER_BYTES]> {
         let opening_len = u8::try_from(self.opening.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "opening over 255 plies"))?;
         let scored_len = u16::try_from(self.scored.len())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "game over 65535 plies"))?;
-        let mut bytes = Vec::with_capacity(8 + 2 * self.opening.len() + 4 * self.scored.len());
-        bytes.extend_from_slice(&self.index.to_le_bytes());
-        bytes.push(self.result as u8);
-        bytes.push(opening_len);
-        bytes.extend_from_slice(&scored_len.to_le_bytes());
+        let mut bytes = [0u8; HEADER_BYTES];
+        bytes[0..4].copy_from_slice(&self.index.to_le_bytes());
+        bytes[4] = self.result as u8;
+        bytes[5] = opening_len;
+        bytes[6..8].copy_from_slice(&scored_len.to_le_bytes());
+        Ok(bytes)
+    }
+
+    /// Appends the record to `out`.
+    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut bytes =
+            Vec::with_capacity(HEADER_BYTES + 2 * self.opening.len() + 4 * self.scored.len());
+        bytes.extend_from_slice(&self.header()?);
         for mv in &self.opening {
             bytes.extend_from_slice(&mv.bits().to_le_bytes());
         }
@@ -95,17 +135,18 @@ impl GameRecord {
     /// error for a record cut short or a bad result byte (an interrupted
     /// write: [`read_games`] reports how many bytes were whole).
     pub fn read(input: &mut impl Read) -> io::Result<Option<GameRecord>> {
-        let mut header = [0u8; 8];
+        let mut header = [0u8; HEADER_BYTES];
         match read_or_eof(input, &mut header)? {
             0 => return Ok(None),
-            8 => {}
+            HEADER_BYTES => {}
             _ => return Err(truncated()),
         }
-        let index = u32::from_le_bytes(header[0..4].try_into().expect("4 bytes"));
-        let result = GameResult::from_byte(header[4])
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "bad result byte"))?;
-        let opening_len = header[5] as usize;
-        let scored_len = u16::from_le_bytes([header[6], header[7]]) as usize;
+        let Header {
+            index,
+            result,
+            opening_len,
+            scored_len,
+        } = Header::parse(&header)?;
         let mut body = vec![0u8; 2 * opening_len + 4 * scored_len];
         if read_or_eof(input, &mut body)? != body.len() {
             return Err(truncated());

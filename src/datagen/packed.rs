@@ -35,16 +35,13 @@
 //! to be legal; a game that is not (a corrupt file) is refused by its
 //! number, never packed into something that unpacks differently.
 
-use super::format::{GameRecord, GameResult, MAGIC as QDG_MAGIC};
+use super::format::{GameRecord, HEADER_BYTES, Header, MAGIC as QDG_MAGIC};
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::types::Move;
 
 /// The four bytes every `.qdp` file starts with.
 pub const MAGIC: &[u8; 4] = b"QDP1";
-
-/// Bytes of one game's header.
-const HEADER_BYTES: usize = 8;
 
 /// The legal moves of `pos`, in the order of their bits: the order that
 /// gives each move its ordinal.
@@ -62,14 +59,10 @@ pub fn pack(games: &[GameRecord]) -> Result<Vec<u8>, String> {
     let mut ordinals = Vec::new();
     let mut scores = Vec::new();
     for game in games {
-        let opening_len = u8::try_from(game.opening.len())
-            .map_err(|_| format!("game {}: opening over 255 plies", game.index))?;
-        let scored_len = u16::try_from(game.scored.len())
-            .map_err(|_| format!("game {}: over 65535 scored plies", game.index))?;
-        headers.extend_from_slice(&game.index.to_le_bytes());
-        headers.push(game.result as u8);
-        headers.push(opening_len);
-        headers.extend_from_slice(&scored_len.to_le_bytes());
+        let header = game
+            .header()
+            .map_err(|e| format!("game {}: {e}", game.index))?;
+        headers.extend_from_slice(&header);
         let mut pos = Position::startpos();
         let plies = game
             .opening
@@ -126,16 +119,14 @@ pub fn unpack(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
     };
     let mut next_ordinal = ordinals.iter().copied();
     let mut games = Vec::with_capacity(count);
-    for header in headers.chunks_exact(HEADER_BYTES) {
-        let index = u32::from_le_bytes(header[0..4].try_into().expect("4 bytes"));
-        let result = match header[4] {
-            0 => GameResult::BlackWins,
-            1 => GameResult::Draw,
-            2 => GameResult::WhiteWins,
-            other => return Err(format!("game {index}: bad result byte {other}")),
-        };
-        let opening_len = header[5] as usize;
-        let scored_len = u16::from_le_bytes([header[6], header[7]]) as usize;
+    for (number, header) in headers.chunks_exact(HEADER_BYTES).enumerate() {
+        let Header {
+            index,
+            result,
+            opening_len,
+            scored_len,
+        } = Header::parse(header.try_into().expect("a header's bytes"))
+            .map_err(|e| format!("game header {number}: {e}"))?;
         let mut pos = Position::startpos();
         let mut moves = Vec::with_capacity(opening_len + scored_len);
         for ply in 0..opening_len + scored_len {
@@ -146,19 +137,18 @@ pub fn unpack(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
             moves.push(mv);
             pos = pos.play_unchecked(mv);
         }
-        let mut previous = 0i32;
+        let mut previous = 0i16;
         let mut scored = Vec::with_capacity(scored_len);
         for &mv in &moves[opening_len..] {
-            let score = previous
-                + unzigzag(
-                    scores
-                        .next()
-                        .ok_or_else(|| format!("game {index}: the file ends inside its scores"))?,
-                );
+            let change = scores
+                .next()
+                .ok_or_else(|| format!("game {index}: the file ends inside its scores"))?;
+            // In i64: a damaged change near 2^31 must not overflow.
+            let score = i64::from(previous) + i64::from(unzigzag(change));
             let score = i16::try_from(score)
                 .map_err(|_| format!("game {index}: score {score} out of range"))?;
             scored.push((mv, score));
-            previous = i32::from(score);
+            previous = score;
         }
         moves.truncate(opening_len);
         games.push(GameRecord {
@@ -305,5 +295,23 @@ mod tests {
         bad[first_ordinal] = 255;
         assert!(unpack(&bad).unwrap_err().contains("does not exist"));
         assert!(unpack(b"QDG1").is_err());
+    }
+
+    #[test]
+    fn a_damaged_score_change_near_the_integer_limit_is_an_error() {
+        let mut game = games().remove(0);
+        assert!(game.scored.len() >= 2);
+        // Scores 1 and 1: the changes 1 and 0, one byte each.
+        game.scored[0].1 = 1;
+        game.scored[1].1 = 1;
+        let packed = pack(std::slice::from_ref(&game)).unwrap();
+        let plies = game.opening.len() + game.scored.len();
+        let second = 8 + HEADER_BYTES + plies + 1;
+        // The second change replaced by 2^31 - 1 (zigzag 0xFFFF_FFFE in
+        // five bytes): added to 1 it passes i32's limit.
+        let mut bad = packed[..second].to_vec();
+        bad.extend_from_slice(&[0xFE, 0xFF, 0xFF, 0xFF, 0x0F]);
+        bad.extend_from_slice(&packed[second + 1..]);
+        assert!(unpack(&bad).unwrap_err().contains("out of range"));
     }
 }
