@@ -118,8 +118,9 @@ pub fn backward(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{Sample, sample, sigmoid};
+    use crate::data::{Sample, sample};
     use crate::inputs::InputLayout;
+    use crate::tests::numeric_gradient;
     use crate::train::{Settings, loss, train};
     use quince::Position;
 
@@ -161,10 +162,6 @@ mod tests {
         for s in samples() {
             let mut grad = vec![0.0; net.params.len()];
             net.backward(&s, &mut grad);
-            let loss_at = |net: &Network| {
-                let e = sigmoid(net.output(&s)) - s.target;
-                f64::from(e * e)
-            };
             let b = net.bucket_of(&s);
             let feature = s.ours()[2] as usize;
             let probes = [
@@ -179,11 +176,7 @@ mod tests {
                 l.output_bias + b,
             ];
             for index in probes {
-                let step = 1e-3f32;
-                let (mut plus, mut minus) = (net.clone(), net.clone());
-                plus.params[index] += step;
-                minus.params[index] -= step;
-                let numeric = (loss_at(&plus) - loss_at(&minus)) / (2.0 * f64::from(step));
+                let numeric = numeric_gradient(&net, &s, index, 1e-3);
                 let analytic = f64::from(grad[index]);
                 assert!(
                     (numeric - analytic).abs() <= 1e-5 + 0.02 * numeric.abs(),

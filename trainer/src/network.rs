@@ -302,7 +302,7 @@ impl Network {
     /// `2H`), and of its output bias.
     fn output_offsets(&self, sample: &Sample) -> (usize, usize) {
         let l = self.layout();
-        let b = bucket(sample.ours().len(), self.buckets);
+        let b = self.bucket_of(sample);
         (l.output_weights + b * 2 * self.hidden, l.output_bias + b)
     }
 

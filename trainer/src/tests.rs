@@ -35,6 +35,20 @@ fn samples_of(layout: &InputLayout) -> Vec<Sample> {
         .collect()
 }
 
+/// The derivative of `s`'s squared error by parameter `index`, by central
+/// differences of `step` either way: what `Network::backward` must agree
+/// with (the gradient checks here and in `hidden_layer.rs`).
+pub(crate) fn numeric_gradient(net: &Network, s: &Sample, index: usize, step: f32) -> f64 {
+    let loss_at = |net: &Network| {
+        let e = crate::data::sigmoid(net.output(s)) - s.target;
+        f64::from(e * e)
+    };
+    let (mut plus, mut minus) = (net.clone(), net.clone());
+    plus.params[index] += step;
+    minus.params[index] -= step;
+    (loss_at(&plus) - loss_at(&minus)) / (2.0 * f64::from(step))
+}
+
 #[test]
 fn gradients_match_finite_differences() {
     let mut net = Network::random(16, 1, 0, InputLayout::NONE, 3);
@@ -47,10 +61,6 @@ fn gradients_match_finite_differences() {
     let s = samples()[1];
     let mut grad = vec![0.0; net.params.len()];
     net.backward(&s, &mut grad);
-    let loss_at = |net: &Network| {
-        let e = crate::data::sigmoid(net.output(&s)) - s.target;
-        f64::from(e * e)
-    };
     let feature = s.ours()[3] as usize;
     let probes = [
         feature * 16 + 2,
@@ -60,12 +70,7 @@ fn gradients_match_finite_differences() {
         l.output_bias,
     ];
     for index in probes {
-        let h = 1e-2f32;
-        let mut plus = net.clone();
-        plus.params[index] += h;
-        let mut minus = net.clone();
-        minus.params[index] -= h;
-        let numeric = (loss_at(&plus) - loss_at(&minus)) / (2.0 * f64::from(h));
+        let numeric = numeric_gradient(&net, &s, index, 1e-2);
         let analytic = f64::from(grad[index]);
         assert!(
             (numeric - analytic).abs() <= 1e-4 + 0.02 * numeric.abs(),
@@ -279,15 +284,7 @@ fn a_factoriser_learns_from_every_bucket_and_exports_the_sums() {
     net.backward(&s, &mut grad);
     let feature = usize::from(s.ours()[3]);
     let shared = l.len + (feature % 768) * 16 + 2;
-    let loss_at = |net: &Network| {
-        let e = crate::data::sigmoid(net.output(&s)) - s.target;
-        f64::from(e * e)
-    };
-    let h = 1e-2f32;
-    let (mut plus, mut minus) = (net.clone(), net.clone());
-    plus.params[shared] += h;
-    minus.params[shared] -= h;
-    let numeric = (loss_at(&plus) - loss_at(&minus)) / (2.0 * f64::from(h));
+    let numeric = numeric_gradient(&net, &s, shared, 1e-2);
     let analytic = f64::from(grad[shared]);
     assert!(
         (numeric - analytic).abs() <= 1e-4 + 0.02 * numeric.abs(),
