@@ -26,16 +26,20 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
   echo "$fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
-# King-bucketed inputs: the committed network has none, so the code paths
-# that follow each side's king (a refresh when its view changes) are built
-# and tested here with a one-epoch mirrored four-bucket network from the
-# same games, embedded through QUINCE_NETWORK in a target directory of
-# its own: the engine's incremental updates against full refreshes, its
-# features against the trainer's, and its evaluation against the
-# trainer's independent one.
+# King-bucketed inputs and a hidden layer: the committed network has
+# neither, so the code paths that follow each side's king (a refresh when
+# its view changes) and the hidden layer's (pairwise products, dot
+# products in every vector build, the float units) are built and tested
+# here with a one-epoch mirrored four-bucket network with an 8-unit
+# hidden layer, from the same games, embedded through QUINCE_NETWORK in a
+# target directory of its own: the engine's incremental updates against
+# full refreshes, its features against the trainer's, its dot products
+# against plain sums, and its evaluation against the trainer's
+# independent one. (Should the committed network gain a hidden layer,
+# this one drops it, so that both output paths stay covered.)
 ./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 1 --hidden 16 \
-  --buckets 2 --king-buckets m4
-[[ $(head -c 4 "$work/kb/last.qnn") == QNN3 ]]
+  --buckets 2 --king-buckets m4 --l1 8
+[[ $(head -c 4 "$work/kb/last.qnn") == QNN4 ]]
 #
 # These builds, and the `hce` one below, use the `ci-backends` profile
 # (release optimisation without fat LTO) in 35-backends' target directory,
@@ -52,7 +56,7 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"; do
   engine=$(target/backends/ci-backends/quince eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
   trainer=$(./target/release/quince-train eval --net "$QUINCE_NETWORK" --fen "$fen")
-  echo "king buckets: $fen: engine $engine, trainer $trainer"
+  echo "king buckets, hidden layer: $fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
 unset QUINCE_NETWORK

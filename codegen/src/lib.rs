@@ -12,6 +12,7 @@ pub mod folding;
 pub mod galois_field;
 pub mod genetic_obstruction;
 pub mod geometry;
+pub mod hidden_layer;
 pub mod hypercube;
 pub mod kindergarten;
 pub mod kindergarten_super_sissy;

@@ -11,7 +11,9 @@
 //! weights `[B][2H]` (each bucket's side to move's half first), `i32`
 //! output biases `[B]`. `QNN2` is the format before king buckets (one
 //! king bucket, not mirrored: no flags or table); `QNN1` the format
-//! before output buckets (no B either).
+//! before output buckets (no B either). `QNN4` is `QNN3` with a hidden
+//! layer: `u32` L1 after the table, and the layer (`hidden_layer.rs`) in
+//! place of the output weights and biases.
 //!
 //! King buckets give each region of the board's own king its own set of
 //! 768 feature weights, so that "a knight on f3" can mean one thing with
@@ -21,6 +23,7 @@
 //! files a-d, and a mirrored table must give a square and its mirror image
 //! the same bucket.
 
+use crate::hidden_layer::{self, HiddenLayer};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -40,7 +43,7 @@ pub const MAX_HIDDEN: usize = 1024;
 pub const MAX_BUCKETS: usize = 16;
 
 /// A parsed `.qnn` file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct QuantisedNetwork {
     pub hidden: usize,
     pub buckets: usize,
@@ -53,9 +56,11 @@ pub struct QuantisedNetwork {
     /// `[768 K][H]`.
     pub feature_weights: Vec<i16>,
     pub feature_biases: Vec<i16>,
-    /// `[bucket][2H]`.
+    /// `[bucket][2H]` (empty with a hidden layer).
     pub output_weights: Vec<i16>,
     pub output_biases: Vec<i32>,
+    /// The layer between the accumulators and the output, if any.
+    pub hidden_layer: Option<HiddenLayer>,
 }
 
 /// Parses a `.qnn` file, naming what is wrong if it is not one.
@@ -67,12 +72,13 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
     };
     let (hidden, buckets, start) = match (bytes.get(..4), word(4), word(8)) {
         (Some(b"QNN1"), Some(h), _) => (h, 1, 8),
-        (Some(b"QNN2" | b"QNN3"), Some(h), Some(b)) => (h, b, 12),
+        (Some(b"QNN2" | b"QNN3" | b"QNN4"), Some(h), Some(b)) => (h, b, 12),
         _ => {
-            return Err("not a .qnn network (it must start with QNN1, QNN2 or QNN3)".into());
+            return Err("not a .qnn network (it must start with QNN1, QNN2, QNN3 or QNN4)".into());
         }
     };
-    let (mirrored, king_buckets, start) = if bytes.get(..4) == Some(b"QNN3") {
+    let version = bytes[3];
+    let (mirrored, king_buckets, start) = if version >= b'3' {
         let flags = word(start).ok_or("a QNN3 file ends inside its header")?;
         let table: [u8; 64] = bytes
             .get(start + 4..start + 68)
@@ -89,6 +95,12 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
     } else {
         (false, [0; 64], start)
     };
+    let (units, start) = if version == b'4' {
+        let units = word(start).ok_or("a QNN4 file ends inside its header")?;
+        (units, start + 4)
+    } else {
+        (0, start)
+    };
     let inputs = INPUTS * king_bucket_count(&king_buckets);
     if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
         return Err(format!(
@@ -100,25 +112,42 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
             "{buckets} output buckets: expected 1 to {MAX_BUCKETS}"
         ));
     }
-    let words = inputs * hidden + hidden + 2 * hidden * buckets;
-    let expected = start + 2 * words + 4 * buckets;
+    if version == b'4' && !(1..=hidden_layer::MAX_UNITS).contains(&units) {
+        return Err(format!(
+            "a hidden layer of {units} units: expected 1 to {}",
+            hidden_layer::MAX_UNITS
+        ));
+    }
+    let features = inputs * hidden + hidden;
+    let expected = if version == b'4' {
+        start + 2 * features + hidden_layer::file_size(hidden, buckets, units)
+    } else {
+        start + 2 * (features + 2 * hidden * buckets) + 4 * buckets
+    };
     if bytes.len() != expected {
         return Err(format!(
-            "{} bytes for hidden size {hidden}, {buckets} buckets and {inputs} inputs: expected {expected}",
+            "{} bytes for hidden size {hidden}, {buckets} buckets, {inputs} inputs and L1 {units}: expected {expected}",
             bytes.len()
         ));
     }
-    let mut values = bytes[start..start + 2 * words]
+    let mut values = bytes[start..]
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
     let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
     let feature_weights = take(inputs * hidden);
     let feature_biases = take(hidden);
-    let output_weights = take(2 * hidden * buckets);
-    let output_biases = bytes[start + 2 * words..]
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let rest = &bytes[start + 2 * features..];
+    let (output_weights, output_biases, hidden_layer) = if version == b'4' {
+        let layer = hidden_layer::parse(rest, hidden, buckets, units)?;
+        (Vec::new(), Vec::new(), Some(layer))
+    } else {
+        let output_weights = take(2 * hidden * buckets);
+        let output_biases = rest[4 * hidden * buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        (output_weights, output_biases, None)
+    };
     Ok(QuantisedNetwork {
         hidden,
         buckets,
@@ -128,6 +157,7 @@ pub fn parse(bytes: &[u8]) -> Result<QuantisedNetwork, String> {
         feature_biases,
         output_weights,
         output_biases,
+        hidden_layer,
     })
 }
 
@@ -164,23 +194,38 @@ fn row(values: &[i16]) -> TokenStream {
 }
 
 /// The network as Rust items: `HIDDEN`, `BUCKETS`, the king-bucket
-/// layout (`KING_BUCKETS`, `KING_BUCKET_COUNT`, `MIRRORED`), `INPUTS` and
-/// `static NETWORK: Network<HIDDEN, BUCKETS, INPUTS>`, for a module that
-/// defines `Network` with the fields named here. Unformatted (a hundred
+/// layout (`KING_BUCKETS`, `KING_BUCKET_COUNT`, `MIRRORED`), `INPUTS`,
+/// `static NETWORK: Network<HIDDEN, BUCKETS, INPUTS>`, `L1` and `static
+/// HIDDEN_LAYER` (see `hidden_layer::emit`), for a module that defines
+/// `Network` and `HiddenLayer` with the fields named here. Unformatted (a hundred
 /// thousand numbers gain nothing from layout).
 pub fn emit(net: &QuantisedNetwork) -> String {
     let hidden = net.hidden;
     let rows = net.feature_weights.chunks_exact(hidden).map(row);
     let biases = row(&net.feature_biases);
-    let outputs = net.output_weights.chunks_exact(2 * hidden).map(|w| {
-        let (ours, theirs) = w.split_at(hidden);
-        let (ours, theirs) = (row(ours), row(theirs));
-        quote!([Vector(#ours), Vector(#theirs)])
-    });
-    let output_biases = net
-        .output_biases
-        .iter()
-        .map(|&b| Literal::i32_unsuffixed(b));
+    // With a hidden layer the output reads it, not the accumulators: the
+    // accumulators' output weights are zeros the engine never reads.
+    let outputs: Vec<TokenStream> = if net.hidden_layer.is_some() {
+        vec![quote!([Vector([0; HIDDEN]); 2]); net.buckets]
+    } else {
+        net.output_weights
+            .chunks_exact(2 * hidden)
+            .map(|w| {
+                let (ours, theirs) = w.split_at(hidden);
+                let (ours, theirs) = (row(ours), row(theirs));
+                quote!([Vector(#ours), Vector(#theirs)])
+            })
+            .collect()
+    };
+    let output_biases: Vec<Literal> = if net.hidden_layer.is_some() {
+        vec![Literal::i32_unsuffixed(0); net.buckets]
+    } else {
+        net.output_biases
+            .iter()
+            .map(|&b| Literal::i32_unsuffixed(b))
+            .collect()
+    };
+    let hidden_layer = hidden_layer::emit(net.hidden_layer.as_ref(), hidden, net.buckets);
     let hidden_lit = Literal::usize_unsuffixed(hidden);
     let buckets_lit = Literal::usize_unsuffixed(net.buckets);
     let king_count = king_bucket_count(&net.king_buckets);
@@ -211,6 +256,7 @@ pub fn emit(net: &QuantisedNetwork) -> String {
             output_weights: [#(#outputs),*],
             output_biases: [#(#output_biases),*],
         };
+        #hidden_layer
     };
     format!(
         "// @generated by quince-codegen (build.rs) from the committed .qnn network.\n{tokens}\n"
@@ -323,6 +369,49 @@ mod tests {
                 .unwrap_err()
                 .contains("expected")
         );
+    }
+
+    /// A `QNN4` file: hidden size 16, one bucket, plain inputs, and a
+    /// hidden layer of `units`.
+    fn layer_file(units: u32) -> Vec<u8> {
+        let h = 16usize;
+        let mut bytes = b"QNN4".to_vec();
+        for word in [h as u32, 1, 0] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[0; 64]);
+        bytes.extend_from_slice(&units.to_le_bytes());
+        for i in 0..(INPUTS * h + h) {
+            bytes.extend_from_slice(&((i % 3) as i16).to_le_bytes());
+        }
+        let units = units as usize;
+        bytes.extend((0..units * h).map(|i| (i as i8 % 9 - 4) as u8));
+        for i in 0..2 * units + 1 {
+            bytes.extend_from_slice(&(i as f32 * 0.5).to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn a_file_with_a_hidden_layer_parses_and_emits_it() {
+        let net = parse(&layer_file(2)).unwrap();
+        let layer = net.hidden_layer.as_ref().unwrap();
+        assert_eq!((layer.units, layer.weights.len()), (2, 32));
+        assert_eq!(layer.output_biases, [2.0]);
+        assert!(net.output_weights.is_empty() && net.output_biases.is_empty());
+        let code = emit(&net);
+        assert!(code.contains("pub const L1 : usize = 2"));
+        assert!(code.contains("[Vector ([0 ; HIDDEN]) ; 2]"), "{code:.400}");
+        let bytes = layer_file(2);
+        assert!(
+            parse(&bytes[..bytes.len() - 1])
+                .unwrap_err()
+                .contains("L1 2: expected")
+        );
+        assert!(parse(&bytes[..82]).unwrap_err().contains("QNN4"));
+        assert!(parse(&layer_file(65)).unwrap_err().contains("65 units"));
+        // Plain networks say they have none.
+        assert!(emit(&parse(&file(16)).unwrap()).contains("pub const L1 : usize = 0"));
     }
 
     #[test]

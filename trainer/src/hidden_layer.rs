@@ -10,8 +10,9 @@
 //! to run. The float model here is that computation before quantisation,
 //! so a network trained with it is the one the engine would run.
 //!
-//! Only the float network has one yet: the quantised export and the
-//! engine's inference come with the first network worth testing.
+//! The quantised form (`Network::export`, `QNN4`) and the engine's
+//! inference (`quince::eval::nnue`'s `hidden_layer.rs`) turn the products
+//! into `u8`-range integers and the layer's weights into `i8`.
 
 use crate::network::{Network, screlu};
 
@@ -212,15 +213,47 @@ mod tests {
     }
 
     #[test]
-    fn a_float_checkpoint_keeps_the_layer_and_there_is_no_export() {
+    fn a_float_checkpoint_keeps_the_layer() {
         let net = network(2);
         let saved = net.save_float();
         assert_eq!(&saved[..4], b"QNF4");
         let back = Network::load_float(&saved).unwrap();
         assert_eq!(back, net);
-        assert!(net.export().is_none());
         // A cut checkpoint is refused.
         assert!(Network::load_float(&saved[..saved.len() - 4]).is_err());
+    }
+
+    #[test]
+    fn the_export_holds_the_layer_and_evaluates_like_the_float_network() {
+        let mut net = network(2);
+        // Weights of every sign and size within the clip, so that units
+        // fall on both sides of SCReLU's bends.
+        let mut rng = crate::network::SplitMix64(21);
+        for p in &mut net.params {
+            *p += 0.3 * rng.symmetric();
+        }
+        net.clip();
+        let exported = net.export();
+        assert_eq!(&exported[..4], b"QNN4");
+        // Header, i16 feature weights and biases, i8 layer weights, then
+        // f32 layer biases, output weights and output biases.
+        let (h, b, n) = (16, 2, 4);
+        assert_eq!(
+            exported.len(),
+            84 + 2 * (768 * h + h) + b * n * h + 4 * (2 * b * n + b)
+        );
+        let q = crate::quantised::Quantised::parse(&exported).unwrap();
+        for s in samples() {
+            let float_cp = net.output(&s) * 400.0;
+            let int_cp = q.evaluate(&s) as f32;
+            assert!(
+                (float_cp - int_cp).abs() <= 6.0 + 0.03 * float_cp.abs(),
+                "float {float_cp}, quantised {int_cp}"
+            );
+        }
+        for cut in [exported.len() - 1, exported.len() - 4 * 3, 84 + 100] {
+            assert!(crate::quantised::Quantised::parse(&exported[..cut]).is_err());
+        }
     }
 
     #[test]

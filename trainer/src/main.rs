@@ -6,6 +6,7 @@
 //! * `stats`: what a data set holds.
 //! * `eval`: a position's evaluation by a `.qnn`, computed independently of
 //!   the engine (`quince eval` must print the same number).
+//! * `export`: quantises a float checkpoint into a `.qnn`.
 //! * `wdl`: fits `UCI_ShowWDL`'s win/draw/loss model to the games' results.
 //!
 //! Exit codes: 0 success, 2 bad input (with `error: ...` on stderr).
@@ -66,6 +67,20 @@ enum Command {
         #[arg(long, default_value = quince::position::STARTPOS_FEN)]
         fen: String,
     },
+    /// Quantise a float checkpoint (`.qnf`, as `train` writes after every
+    /// epoch) into the `.qnn` the engine embeds: what `train` does at each
+    /// epoch's end, for a checkpoint kept from an earlier run.
+    Export {
+        /// The float checkpoint.
+        #[arg(long)]
+        from: PathBuf,
+        /// Where the `.qnn` goes (an existing file is replaced only with
+        /// --force).
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[derive(clap::Args)]
@@ -124,8 +139,7 @@ struct TrainArgs {
     factorise: bool,
     /// Units of a hidden layer between the accumulators and the output,
     /// fed the pairwise products of each accumulator's halves (0: none,
-    /// as v1-v11). Experimental: such a network is saved as a float
-    /// checkpoint only, since the engine cannot run it yet.
+    /// as v1-v11): `768 K -> H x 2 -> L1 -> 1`.
     #[arg(long, default_value_t = 0)]
     l1: usize,
     /// Start from this float checkpoint (`.qnf`) instead of random weights.
@@ -146,6 +160,7 @@ fn main() -> ExitCode {
         Command::Stats { data } => run_stats(&data),
         Command::Eval { net, fen } => run_eval(&net, &fen),
         Command::Wdl { data, every, out } => wdl::run(&data, every.max(1), &out),
+        Command::Export { from, out, force } => run_export(&from, &out, force),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -177,6 +192,30 @@ fn run_eval(net: &PathBuf, fen: &str) -> Result<(), String> {
     println!(
         "{}",
         q.evaluate(&data::sample(&pos, 0.0, 0.5, 0.0, &q.inputs))
+    );
+    Ok(())
+}
+
+fn run_export(from: &PathBuf, out: &PathBuf, force: bool) -> Result<(), String> {
+    let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    let net = Network::load_float(&bytes).map_err(|e| format!("{}: {e}", from.display()))?;
+    if out.exists() && !force {
+        return Err(format!(
+            "{} exists: give --force to replace it",
+            out.display()
+        ));
+    }
+    let exported = net.export();
+    // What the engine would evaluate must parse: the same checks as `eval`.
+    quantised::Quantised::parse(&exported).map_err(|e| format!("the export: {e}"))?;
+    std::fs::write(out, &exported).map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!(
+        "{}: {} bytes (hidden size {}, {} buckets, L1 {})",
+        out.display(),
+        exported.len(),
+        net.hidden,
+        net.buckets,
+        net.l1
     );
     Ok(())
 }
@@ -252,12 +291,6 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
             args.l1
         ));
     }
-    if args.l1 > 0 {
-        eprintln!(
-            "--l1 {}: the engine cannot run a hidden layer yet; only last.qnf (float) is written",
-            args.l1
-        );
-    }
     let settings = train::Settings {
         epochs: args.epochs,
         batch: args.batch,
@@ -290,11 +323,8 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
                 "valid_loss": report.valid_loss,
                 "seconds": report.seconds,
             }));
-            let files = [
-                ("last.qnf", Some(net.save_float())),
-                ("last.qnn", net.export()),
-            ];
-            for (name, bytes) in files.into_iter().filter_map(|(n, b)| Some((n, b?))) {
+            let files = [("last.qnf", net.save_float()), ("last.qnn", net.export())];
+            for (name, bytes) in files {
                 if let Err(e) = std::fs::write(out_dir.join(name), bytes) {
                     failure.get_or_insert(format!("{}: {e}", out_dir.join(name).display()));
                 }
@@ -330,14 +360,10 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     let path = args.out_dir.join("log.json");
     std::fs::write(&path, serde_json::to_string_pretty(&log).expect("JSON"))
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let quantised = if args.l1 > 0 {
-        String::new()
-    } else {
-        format!("{} (quantised), ", args.out_dir.join("last.qnn").display())
-    };
     eprintln!(
-        "done in {:.1} s: {quantised}{} (float), {}",
+        "done in {:.1} s: {} (quantised), {} (float), {}",
         start.elapsed().as_secs_f64(),
+        args.out_dir.join("last.qnn").display(),
         args.out_dir.join("last.qnf").display(),
         path.display()
     );

@@ -16,6 +16,8 @@ use crate::inputs::{InputLayout, PER_BUCKET};
 /// Scales of the quantised network (the engine's `QA` and `QB`).
 pub const QA: f32 = 255.0;
 pub const QB: f32 = 64.0;
+/// Scale of a hidden layer's weights (the engine's `QL1`).
+pub const QL1: f32 = 64.0;
 /// Weights are kept within this bound so that quantised values fit i16
 /// and the engine's `c * w` products fit 16 bits.
 pub const CLIP: f32 = 1.98;
@@ -424,20 +426,28 @@ impl Network {
     /// The quantised `.qnn` file (format in `codegen/src/network.rs`):
     /// `QNN1` for one bucket and plain inputs (the format before buckets,
     /// unchanged), `QNN2` with the bucket count after H, `QNN3` with the
-    /// king-bucket layout as well.
+    /// king-bucket layout as well, `QNN4` with a hidden layer.
     ///
-    /// A network with a hidden layer has no quantised form yet (the
-    /// engine cannot run one): `None`.
-    pub fn export(&self) -> Option<Vec<u8>> {
-        if self.l1 > 0 {
-            return None;
-        }
+    /// A hidden layer's weights become `i8` at scale [`QL1`] (the clip
+    /// keeps them within ±1.98, so within ±127); what follows them (its
+    /// biases, the output weights and biases, `L1 + L1 + 1` numbers per
+    /// bucket) stays `f32`, since the engine runs those few in floats.
+    pub fn export(&self) -> Vec<u8> {
         let l = self.layout();
         let params = self.merged_params();
-        let mut bytes = write_header(b"QNN", self.hidden, self.buckets, 0, &self.inputs);
+        let mut bytes = write_header(b"QNN", self.hidden, self.buckets, self.l1, &self.inputs);
         let q16 = |x: f32, scale: f32| (x * scale).round().clamp(-32768.0, 32767.0) as i16;
-        for &w in &params[..l.output_weights] {
+        for &w in &params[..l.l1_weights] {
             bytes.extend_from_slice(&q16(w, QA).to_le_bytes());
+        }
+        if self.l1 > 0 {
+            for &w in &params[l.l1_weights..l.l1_biases] {
+                bytes.push((w * QL1).round().clamp(-127.0, 127.0) as i8 as u8);
+            }
+            for &w in &params[l.l1_biases..] {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            return bytes;
         }
         for &w in &params[l.output_weights..l.output_bias] {
             bytes.extend_from_slice(&q16(w, QB).to_le_bytes());
@@ -446,7 +456,7 @@ impl Network {
             let bias = (b * QA * QB).round() as i32;
             bytes.extend_from_slice(&bias.to_le_bytes());
         }
-        Some(bytes)
+        bytes
     }
 
     /// Float checkpoint: `QNF2`, `u32` H, `u32` buckets, then every

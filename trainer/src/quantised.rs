@@ -1,6 +1,12 @@
 //! The quantised network read back from a `.qnn` file and evaluated with
 //! the engine's integer arithmetic, written independently of the engine
 //! (`quince::eval::nnue`) so the two can check each other.
+//!
+//! A hidden layer (`QNN4`) is computed as the engine does: each product
+//! of two clamped accumulator values shifted down to `0..=254`, the `i8`
+//! weights' dot products exact in integers, then the layer's few units in
+//! `f32` with the same operations in the same order, so that the two
+//! give the same centipawns to the bit.
 
 use crate::data::Sample;
 use crate::inputs::InputLayout;
@@ -9,6 +15,19 @@ use crate::network::{Header, bucket, read_header};
 const QA: i32 = 255;
 const QB: i32 = 64;
 const SCALE: i64 = 400;
+/// A hidden layer's dot product in float units: the products are
+/// `c * c' >> 8` of values at scale `QA`, the weights at scale 64.
+const L1_UNIT: f32 = 256.0 / (255.0 * 255.0 * 64.0);
+
+/// A hidden layer: `[bucket][L1][H]` weights and, per bucket, `L1`
+/// biases, `L1` output weights and an output bias.
+struct HiddenLayer {
+    units: usize,
+    weights: Vec<i8>,
+    biases: Vec<f32>,
+    output_weights: Vec<f32>,
+    output_biases: Vec<f32>,
+}
 
 /// A parsed `.qnn` file.
 pub struct Quantised {
@@ -18,9 +37,10 @@ pub struct Quantised {
     pub inputs: InputLayout,
     feature_weights: Vec<i16>,
     feature_biases: Vec<i16>,
-    /// `[bucket][2H]`.
+    /// `[bucket][2H]` (empty with a hidden layer).
     output_weights: Vec<i16>,
     output_biases: Vec<i32>,
+    hidden_layer: Option<HiddenLayer>,
 }
 
 impl Quantised {
@@ -32,25 +52,59 @@ impl Quantised {
             inputs,
             start,
         } = read_header(bytes, b'N').map_err(|e| format!("not a .qnn network: {e}"))?;
-        if l1 > 0 {
+        let features = inputs.inputs() * hidden + hidden;
+        let l1_sizes = (buckets * l1 * hidden, 4 * (2 * buckets * l1 + buckets));
+        let expected = if l1 > 0 {
+            start + 2 * features + l1_sizes.0 + l1_sizes.1
+        } else {
+            start + 2 * (features + 2 * hidden * buckets) + 4 * buckets
+        };
+        if hidden == 0 || buckets == 0 || bytes.len() != expected || (l1 > 0 && hidden % 2 == 1) {
             return Err(format!(
-                "a hidden layer of {l1} units: no quantised form exists yet"
-            ));
-        }
-        let words = inputs.inputs() * hidden + hidden + 2 * hidden * buckets;
-        if hidden == 0 || buckets == 0 || bytes.len() != start + 2 * words + 4 * buckets {
-            return Err(format!(
-                "{} bytes: not a network of hidden size {hidden} with {buckets} buckets",
+                "{} bytes: not a network of hidden size {hidden} with {buckets} buckets and L1 {l1}",
                 bytes.len()
             ));
         }
-        let values: Vec<i16> = bytes[start..start + 2 * words]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        let (feature_weights, rest) = values.split_at(inputs.inputs() * hidden);
-        let (feature_biases, output_weights) = rest.split_at(hidden);
-        let output_biases = bytes[start + 2 * words..]
+        let i16s = |from: usize, n: usize| -> Vec<i16> {
+            bytes[from..from + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        };
+        let feature_weights = i16s(start, inputs.inputs() * hidden);
+        let feature_biases = i16s(start + 2 * inputs.inputs() * hidden, hidden);
+        let after_features = start + 2 * features;
+        if l1 > 0 {
+            let weights = bytes[after_features..after_features + l1_sizes.0]
+                .iter()
+                .map(|&b| b as i8)
+                .collect();
+            let mut floats = bytes[after_features + l1_sizes.0..]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            let mut take = |n: usize| floats.by_ref().take(n).collect::<Vec<f32>>();
+            let biases = take(buckets * l1);
+            let output_weights = take(buckets * l1);
+            let output_biases = take(buckets);
+            return Ok(Quantised {
+                hidden,
+                buckets,
+                inputs,
+                feature_weights,
+                feature_biases,
+                output_weights: Vec::new(),
+                output_biases: Vec::new(),
+                hidden_layer: Some(HiddenLayer {
+                    units: l1,
+                    weights,
+                    biases,
+                    output_weights,
+                    output_biases,
+                }),
+            });
+        }
+        let output_weights = i16s(after_features, 2 * hidden * buckets);
+        let output_biases = bytes[after_features + 4 * hidden * buckets..]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
@@ -58,10 +112,11 @@ impl Quantised {
             hidden,
             buckets,
             inputs,
-            feature_weights: feature_weights.to_vec(),
-            feature_biases: feature_biases.to_vec(),
-            output_weights: output_weights.to_vec(),
+            feature_weights,
+            feature_biases,
+            output_weights,
             output_biases,
+            hidden_layer: None,
         })
     }
 
@@ -69,11 +124,7 @@ impl Quantised {
     pub fn evaluate(&self, sample: &Sample) -> i32 {
         let h = self.hidden;
         let b = bucket(sample.ours().len(), self.buckets);
-        let weights = &self.output_weights[b * 2 * h..(b + 1) * 2 * h];
-        // i64 per term, so any width sums exactly (the engine sums runs of
-        // 256 terms in i32 and adds them in i64: the same integer).
-        let mut sum = 0i64;
-        for (side, features) in [sample.ours(), sample.theirs()].into_iter().enumerate() {
+        let accumulators = [sample.ours(), sample.theirs()].map(|features| {
             let mut acc = self.feature_biases.clone();
             for &f in features {
                 let row = &self.feature_weights[f as usize * h..(f as usize + 1) * h];
@@ -81,6 +132,16 @@ impl Quantised {
                     *a = a.wrapping_add(*w);
                 }
             }
+            acc
+        });
+        if let Some(layer) = &self.hidden_layer {
+            return self.through_hidden_layer(layer, b, &accumulators);
+        }
+        let weights = &self.output_weights[b * 2 * h..(b + 1) * 2 * h];
+        // i64 per term, so any width sums exactly (the engine sums runs of
+        // 256 terms in i32 and adds them in i64: the same integer).
+        let mut sum = 0i64;
+        for (side, acc) in accumulators.iter().enumerate() {
             for (j, &a) in acc.iter().enumerate() {
                 let c = a.clamp(0, QA as i16);
                 let cw = c.wrapping_mul(weights[side * h + j]);
@@ -89,5 +150,30 @@ impl Quantised {
         }
         let out = sum / i64::from(QA) + i64::from(self.output_biases[b]);
         (out * SCALE / i64::from(QA * QB)).clamp(-20_000, 20_000) as i32
+    }
+
+    /// The evaluation through a hidden layer, from both accumulators
+    /// (side to move first).
+    fn through_hidden_layer(&self, layer: &HiddenLayer, b: usize, accs: &[Vec<i16>; 2]) -> i32 {
+        let half = self.hidden / 2;
+        let clamped = |a: i16| i64::from(a.clamp(0, QA as i16));
+        let products: Vec<i64> = accs
+            .iter()
+            .flat_map(|acc| (0..half).map(move |i| (clamped(acc[i]) * clamped(acc[i + half])) >> 8))
+            .collect();
+        let n = layer.units;
+        let mut out = layer.output_biases[b];
+        for k in 0..n {
+            let row = &layer.weights[(b * n + k) * self.hidden..(b * n + k + 1) * self.hidden];
+            let dot: i64 = row
+                .iter()
+                .zip(&products)
+                .map(|(&w, &p)| i64::from(w) * p)
+                .sum();
+            let pre = (dot as i32) as f32 * L1_UNIT + layer.biases[b * n + k];
+            let y = pre.clamp(0.0, 1.0);
+            out += y * y * layer.output_weights[b * n + k];
+        }
+        ((out * SCALE as f32) as i64).clamp(-20_000, 20_000) as i32
     }
 }

@@ -86,7 +86,7 @@ fn quantised_evaluation_follows_the_float_network() {
     for p in &mut net.params {
         *p += 0.05 * rng.symmetric();
     }
-    let q = Quantised::parse(&net.export().unwrap()).unwrap();
+    let q = Quantised::parse(&net.export()).unwrap();
     for s in samples() {
         let float_cp = net.output(&s) * 400.0;
         let int_cp = q.evaluate(&s) as f32;
@@ -101,7 +101,7 @@ fn quantised_evaluation_follows_the_float_network() {
 fn checkpoints_and_exports_round_trip() {
     let net = Network::random(16, 1, 0, InputLayout::NONE, 1);
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
-    let exported = net.export().unwrap();
+    let exported = net.export();
     assert_eq!(exported.len(), 8 + 2 * (768 * 16 + 3 * 16) + 4);
     assert_eq!(Quantised::parse(&exported).unwrap().hidden, 16);
     assert!(Quantised::parse(&exported[..100]).is_err());
@@ -116,7 +116,7 @@ fn bucketed_networks_pick_their_bucket_and_survive_export() {
         *p += 0.05 * rng.symmetric();
     }
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
-    let exported = net.export().unwrap();
+    let exported = net.export();
     assert_eq!(&exported[..4], b"QNN2");
     assert_eq!(
         exported.len(),
@@ -224,7 +224,7 @@ fn king_bucketed_networks_survive_export_and_learn_their_own_weights() {
         *p += 0.05 * rng.symmetric();
     }
     assert_eq!(Network::load_float(&net.save_float()).unwrap(), net);
-    let exported = net.export().unwrap();
+    let exported = net.export();
     assert_eq!(&exported[..4], b"QNN3");
     assert_eq!(
         exported.len(),
@@ -302,8 +302,8 @@ fn a_factoriser_learns_from_every_bucket_and_exports_the_sums() {
     for s in &samples {
         assert!((merged.output(s) - net.output(s)).abs() < 1e-4);
     }
-    assert_eq!(merged.export().unwrap(), net.export().unwrap());
-    let q = Quantised::parse(&net.export().unwrap()).unwrap();
+    assert_eq!(merged.export(), net.export());
+    let q = Quantised::parse(&net.export()).unwrap();
     for s in &samples {
         let (float_cp, int_cp) = (net.output(s) * 400.0, q.evaluate(s) as f32);
         assert!(

@@ -48,8 +48,12 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, UserError> {
         );
     } else {
         println!("{}", pos.fen());
+        let layer = match nnue::L1 {
+            0 => String::new(),
+            units => format!(", {units} hidden units"),
+        };
         let net = format!(
-            "NNUE ({}x2 hidden, {} buckets)",
+            "NNUE ({}x2 hidden{layer}, {} buckets)",
             nnue::HIDDEN,
             nnue::BUCKETS
         );

@@ -20,13 +20,19 @@
 //!   of the position's output bucket: one set per band of material
 //!   ([`bucket`]), so the network can weigh the same accumulator
 //!   differently in a middlegame and in an endgame at no cost in updates.
+//! * Or, in a network with a hidden layer ([`L1`] units), the output reads
+//!   that layer, which reads the accumulators' pairwise products
+//!   (`hidden_layer.rs`): `768 K -> HIDDEN x 2 -> L1 -> 1`.
 //!
 //! Integer arithmetic throughout, as trained in floats and quantised by the
 //! trainer: feature weights scaled by [`QA`], output weights by [`QB`].
 //! The network itself is generated from `nets/quince.qnn` by `build.rs`.
 
 pub mod accumulator;
+mod hidden_layer;
 mod output;
+
+pub use hidden_layer::{HiddenLayer, QL1};
 
 use crate::position::Position;
 use crate::types::{Color, Piece, Square};
@@ -76,10 +82,12 @@ pub const fn bucket(pieces: u32, buckets: usize) -> usize {
 /// The generated network and its input layout (see `codegen::network`).
 #[allow(clippy::unreadable_literal, clippy::large_const_arrays)]
 mod generated {
-    use super::{Network, Vector};
+    use super::{HiddenLayer, Network, Vector};
     include!(concat!(env!("OUT_DIR"), "/network.rs"));
 }
-pub use generated::{BUCKETS, HIDDEN, INPUTS, KING_BUCKET_COUNT, KING_BUCKETS, MIRRORED, NETWORK};
+pub use generated::{
+    BUCKETS, HIDDEN, HIDDEN_LAYER, INPUTS, KING_BUCKET_COUNT, KING_BUCKETS, L1, MIRRORED, NETWORK,
+};
 
 /// Whether the perspective's own king decides which weights its pieces
 /// use (king buckets or mirroring). Without, a king move is an update like
@@ -156,9 +164,13 @@ impl Accumulator {
         let ours = &self.sides[side_to_move.index()];
         let theirs = &self.sides[side_to_move.flip().index()];
         let b = bucket(pieces, BUCKETS);
-        let sum = output::weighted_screlu(ours, theirs, &NETWORK.output_weights[b]);
-        let out = sum / i64::from(QA) + i64::from(NETWORK.output_biases[b]);
-        let centipawns = out * i64::from(SCALE) / i64::from(QA * QB);
+        let centipawns = if L1 != 0 {
+            hidden_layer::centipawns(ours, theirs, b)
+        } else {
+            let sum = output::weighted_screlu(ours, theirs, &NETWORK.output_weights[b]);
+            let out = sum / i64::from(QA) + i64::from(NETWORK.output_biases[b]);
+            out * i64::from(SCALE) / i64::from(QA * QB)
+        };
         // Never a mate score, whatever the weights.
         centipawns.clamp(-MAX_EVAL, MAX_EVAL) as i32
     }

@@ -1,0 +1,188 @@
+//! The optional hidden layer of a `QNN4` network, read from its file and
+//! emitted as Rust source beside the rest of the network (`network.rs`).
+//!
+//! `768 K -> H x 2 -> L1 -> 1`: each accumulator's two halves multiplied
+//! pairwise (`H` inputs in all), `L1` units with SCReLU, one output; one
+//! such layer per output bucket. In the file, after the feature biases:
+//! `i8` weights `[B][L1][H]` at scale 64 (the trainer clips them to
+//! ±1.98), then `f32` biases `[B][L1]`, `f32` output weights `[B][L1]` and
+//! `f32` output biases `[B]`: the few numbers after the dot products stay
+//! floats, as the engine computes them.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// The most hidden units a file may have (the trainer's bound).
+pub const MAX_UNITS: usize = 64;
+
+/// A parsed hidden layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HiddenLayer {
+    pub units: usize,
+    /// `[bucket][unit][H]`.
+    pub weights: Vec<i8>,
+    /// `[bucket][unit]`.
+    pub biases: Vec<f32>,
+    /// `[bucket][unit]`.
+    pub output_weights: Vec<f32>,
+    /// `[bucket]`.
+    pub output_biases: Vec<f32>,
+}
+
+/// The layer's size in bytes in a file of hidden size `hidden` with
+/// `buckets` output buckets.
+pub const fn file_size(hidden: usize, buckets: usize, units: usize) -> usize {
+    buckets * units * hidden + 4 * (2 * buckets * units + buckets)
+}
+
+/// Reads the layer from `bytes`, which must be exactly [`file_size`]
+/// long; every float must be finite.
+pub fn parse(
+    bytes: &[u8],
+    hidden: usize,
+    buckets: usize,
+    units: usize,
+) -> Result<HiddenLayer, String> {
+    if !(1..=MAX_UNITS).contains(&units) {
+        return Err(format!(
+            "a hidden layer of {units} units: expected 1 to {MAX_UNITS}"
+        ));
+    }
+    assert_eq!(bytes.len(), file_size(hidden, buckets, units));
+    let count = buckets * units * hidden;
+    let weights = bytes[..count].iter().map(|&b| b as i8).collect();
+    let floats: Vec<f32> = bytes[count..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if let Some(at) = floats.iter().position(|f| !f.is_finite()) {
+        return Err(format!(
+            "the hidden layer's float number {at} is {}",
+            floats[at]
+        ));
+    }
+    let (biases, rest) = floats.split_at(buckets * units);
+    let (output_weights, output_biases) = rest.split_at(buckets * units);
+    Ok(HiddenLayer {
+        units,
+        weights,
+        biases: biases.to_vec(),
+        output_weights: output_weights.to_vec(),
+        output_biases: output_biases.to_vec(),
+    })
+}
+
+fn floats(values: &[f32]) -> TokenStream {
+    let items = values.iter().map(|&v| Literal::f32_unsuffixed(v));
+    quote!([#(#items),*])
+}
+
+/// `L1` and `static HIDDEN_LAYER: HiddenLayer<HIDDEN, BUCKETS, L1>`, for
+/// the module `network.rs`'s items go to. Without a layer, `L1` is 0 and
+/// the arrays are empty (the engine's hidden-layer code folds away).
+pub fn emit(layer: Option<&HiddenLayer>, hidden: usize, buckets: usize) -> TokenStream {
+    let Some(layer) = layer else {
+        return quote! {
+            /// Units of the hidden layer: none, the output reads the
+            /// accumulators.
+            pub const L1: usize = 0;
+            /// No hidden layer (see `L1`).
+            pub static HIDDEN_LAYER: HiddenLayer<HIDDEN, BUCKETS, L1> = HiddenLayer {
+                weights: [[]; BUCKETS],
+                biases: [[]; BUCKETS],
+                output_weights: [[]; BUCKETS],
+                output_biases: [0.0; BUCKETS],
+            };
+        };
+    };
+    let units = layer.units;
+    let weights = layer.weights.chunks_exact(units * hidden).map(|bucket| {
+        let rows = bucket.chunks_exact(hidden).map(|row| {
+            let items = row.iter().map(|&w| Literal::i16_unsuffixed(i16::from(w)));
+            quote!([#(#items),*])
+        });
+        quote!([#(#rows),*])
+    });
+    let per_bucket = |values: &[f32]| {
+        let rows = values.chunks_exact(units).map(floats);
+        quote!([#(#rows),*])
+    };
+    let biases = per_bucket(&layer.biases);
+    let output_weights = per_bucket(&layer.output_weights);
+    let output_biases = floats(&layer.output_biases);
+    debug_assert_eq!(layer.output_biases.len(), buckets);
+    let units_lit = Literal::usize_unsuffixed(units);
+    quote! {
+        /// Units of the hidden layer between the accumulators and the
+        /// output.
+        pub const L1: usize = #units_lit;
+        /// The hidden layer, one per output bucket.
+        pub static HIDDEN_LAYER: HiddenLayer<HIDDEN, BUCKETS, L1> = HiddenLayer {
+            weights: [#(#weights),*],
+            biases: #biases,
+            output_weights: #output_weights,
+            output_biases: #output_biases,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer_bytes(hidden: usize, buckets: usize, units: usize, last: f32) -> Vec<u8> {
+        let mut bytes: Vec<u8> = (0..buckets * units * hidden)
+            .map(|i| ((i % 11) as i8 - 5) as u8)
+            .collect();
+        for i in 0..2 * buckets * units + buckets - 1 {
+            bytes.extend_from_slice(&(i as f32 * 0.25 - 1.0).to_le_bytes());
+        }
+        bytes.extend_from_slice(&last.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_layer_parses_into_its_parts_and_emits_its_sizes() {
+        let bytes = layer_bytes(16, 2, 4, 0.125);
+        assert_eq!(bytes.len(), file_size(16, 2, 4));
+        let layer = parse(&bytes, 16, 2, 4).unwrap();
+        assert_eq!(layer.weights.len(), 2 * 4 * 16);
+        assert_eq!(&layer.weights[..3], &[-5, -4, -3]);
+        assert_eq!(
+            layer.biases,
+            [-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75]
+        );
+        assert_eq!(layer.output_biases, [3.0, 0.125]);
+        let code = emit(Some(&layer), 16, 2).to_string();
+        assert!(code.contains("pub const L1 : usize = 4"), "{code:.300}");
+        assert!(code.contains("0.125"));
+        assert!(
+            emit(None, 16, 2)
+                .to_string()
+                .contains("pub const L1 : usize = 0")
+        );
+    }
+
+    #[test]
+    fn bad_layers_are_refused() {
+        let bytes = layer_bytes(16, 1, 2, f32::NAN);
+        assert!(parse(&bytes, 16, 1, 2).unwrap_err().contains("NaN"));
+        let none = layer_bytes(16, 1, 0, 0.0);
+        assert!(parse(&none[..0], 16, 1, 0).unwrap_err().contains("units"));
+    }
+
+    /// Every float is written so that it reads back as the same `f32`:
+    /// the engine and the trainer must compute from identical numbers.
+    #[test]
+    fn floats_are_emitted_exactly() {
+        for v in [0.1f32, -1.0e-7, 3.402_823_5e38, 1.0 / 3.0, -0.0] {
+            let text = floats(&[v]).to_string();
+            let number = text.trim_matches(|c| c == '[' || c == ']').replace(' ', "");
+            assert_eq!(
+                number.parse::<f32>().unwrap().to_bits(),
+                v.to_bits(),
+                "{text}"
+            );
+        }
+    }
+}
