@@ -42,6 +42,7 @@ build_rev() {
         echo "building $rev" >&2
     fi
     (cd "$scratch" && CARGO_TARGET_DIR="$root/target/sprt-build" cargo build --release --quiet --bin quince)
+    mkdir -p target/sprt
     cp target/sprt-build/release/quince "target/sprt/$rev"
     git worktree remove --force "$scratch"
 }
