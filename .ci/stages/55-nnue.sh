@@ -40,6 +40,15 @@ done
 ./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 1 --hidden 16 \
   --buckets 2 --king-buckets m4 --l1 8
 [[ $(head -c 4 "$work/kb/last.qnn") == QNN4 ]]
+# `export` quantises the float checkpoint into the very file training
+# wrote, and refuses to replace a file without --force (exit 2).
+./target/release/quince-train export --from "$work/kb/last.qnf" --out "$work/kb/again.qnn"
+cmp "$work/kb/last.qnn" "$work/kb/again.qnn"
+set +e
+./target/release/quince-train export --from "$work/kb/last.qnf" --out "$work/kb/again.qnn" 2>/dev/null
+status=$?
+set -e
+[[ $status == 2 ]]
 #
 # These builds, and the `hce` one below, use the `ci-backends` profile
 # (release optimisation without fat LTO) in 35-backends' target directory,
