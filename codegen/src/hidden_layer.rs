@@ -4,7 +4,7 @@
 //! `768 K -> H x 2 -> L1 -> 1`: each accumulator's two halves multiplied
 //! pairwise (`H` inputs in all), `L1` units with SCReLU, one output; one
 //! such layer per output bucket. In the file, after the feature biases:
-//! `i8` weights `[B][L1][H]` at scale 64 (the trainer clips them to
+//! `i16` weights `[B][L1][H]` at scale 1024 (the trainer clips them to
 //! ±1.98), then `f32` biases `[B][L1]`, `f32` output weights `[B][L1]` and
 //! `f32` output biases `[B]`: the few numbers after the dot products stay
 //! floats, as the engine computes them.
@@ -20,7 +20,7 @@ pub const MAX_UNITS: usize = 64;
 pub struct HiddenLayer {
     pub units: usize,
     /// `[bucket][unit][H]`.
-    pub weights: Vec<i8>,
+    pub weights: Vec<i16>,
     /// `[bucket][unit]`.
     pub biases: Vec<f32>,
     /// `[bucket][unit]`.
@@ -32,7 +32,7 @@ pub struct HiddenLayer {
 /// The layer's size in bytes in a file of hidden size `hidden` with
 /// `buckets` output buckets.
 pub const fn file_size(hidden: usize, buckets: usize, units: usize) -> usize {
-    buckets * units * hidden + 4 * (2 * buckets * units + buckets)
+    2 * buckets * units * hidden + 4 * (2 * buckets * units + buckets)
 }
 
 /// Reads the layer from `bytes`, which must be exactly [`file_size`]
@@ -50,8 +50,11 @@ pub fn parse(
     }
     assert_eq!(bytes.len(), file_size(hidden, buckets, units));
     let count = buckets * units * hidden;
-    let weights = bytes[..count].iter().map(|&b| b as i8).collect();
-    let floats: Vec<f32> = bytes[count..]
+    let weights = bytes[..2 * count]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let floats: Vec<f32> = bytes[2 * count..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
@@ -98,7 +101,7 @@ pub fn emit(layer: Option<&HiddenLayer>, hidden: usize, buckets: usize) -> Token
     let units = layer.units;
     let weights = layer.weights.chunks_exact(units * hidden).map(|bucket| {
         let rows = bucket.chunks_exact(hidden).map(|row| {
-            let items = row.iter().map(|&w| Literal::i16_unsuffixed(i16::from(w)));
+            let items = row.iter().map(|&w| Literal::i16_unsuffixed(w));
             quote!([#(#items),*])
         });
         quote!([#(#rows),*])
@@ -132,7 +135,7 @@ mod tests {
 
     fn layer_bytes(hidden: usize, buckets: usize, units: usize, last: f32) -> Vec<u8> {
         let mut bytes: Vec<u8> = (0..buckets * units * hidden)
-            .map(|i| ((i % 11) as i8 - 5) as u8)
+            .flat_map(|i| ((i % 11) as i16 - 5).to_le_bytes())
             .collect();
         for i in 0..2 * buckets * units + buckets - 1 {
             bytes.extend_from_slice(&(i as f32 * 0.25 - 1.0).to_le_bytes());

@@ -385,7 +385,7 @@ mod tests {
             bytes.extend_from_slice(&((i % 3) as i16).to_le_bytes());
         }
         let units = units as usize;
-        bytes.extend((0..units * h).map(|i| (i as i8 % 9 - 4) as u8));
+        bytes.extend((0..units * h).flat_map(|i| (i as i16 % 9 - 4).to_le_bytes()));
         for i in 0..2 * units + 1 {
             bytes.extend_from_slice(&(i as f32 * 0.5).to_le_bytes());
         }

@@ -12,7 +12,7 @@
 //!
 //! The quantised form (`Network::export`, `QNN4`) and the engine's
 //! inference (`quince::eval::nnue`'s `hidden_layer.rs`) turn the products
-//! into `u8`-range integers and the layer's weights into `i8`.
+//! into `u8`-range integers and the layer's weights into `i16`.
 
 use crate::network::{Network, screlu};
 
@@ -235,12 +235,12 @@ mod tests {
         net.clip();
         let exported = net.export();
         assert_eq!(&exported[..4], b"QNN4");
-        // Header, i16 feature weights and biases, i8 layer weights, then
+        // Header, i16 feature weights and biases, i16 layer weights, then
         // f32 layer biases, output weights and output biases.
         let (h, b, n) = (16, 2, 4);
         assert_eq!(
             exported.len(),
-            84 + 2 * (768 * h + h) + b * n * h + 4 * (2 * b * n + b)
+            84 + 2 * (768 * h + h) + 2 * b * n * h + 4 * (2 * b * n + b)
         );
         let q = crate::quantised::Quantised::parse(&exported).unwrap();
         for s in samples() {

@@ -6,7 +6,8 @@
 //! * `stats`: what a data set holds.
 //! * `eval`: a position's evaluation by a `.qnn`, computed independently of
 //!   the engine (`quince eval` must print the same number).
-//! * `export`: quantises a float checkpoint into a `.qnn`.
+//! * `export`: quantises a float checkpoint into a `.qnn`;
+//!   `quant-error` measures what the quantisation changes.
 //! * `wdl`: fits `UCI_ShowWDL`'s win/draw/loss model to the games' results.
 //!
 //! Exit codes: 0 success, 2 bad input (with `error: ...` on stderr).
@@ -66,6 +67,19 @@ enum Command {
         net: PathBuf,
         #[arg(long, default_value = quince::position::STARTPOS_FEN)]
         fen: String,
+    },
+    /// How far the quantised network strays from the float one: both
+    /// evaluate the held-out positions of `--data` (every `--valid-every`-th
+    /// game, as `train` holds them out), and the differences in
+    /// centipawns are summarised.
+    QuantError {
+        /// The float checkpoint (`.qnf`).
+        #[arg(long)]
+        from: PathBuf,
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<String>,
+        #[arg(long, default_value_t = 20)]
+        valid_every: u32,
     },
     /// Quantise a float checkpoint (`.qnf`, as `train` writes after every
     /// epoch) into the `.qnn` the engine embeds: what `train` does at each
@@ -161,6 +175,11 @@ fn main() -> ExitCode {
         Command::Eval { net, fen } => run_eval(&net, &fen),
         Command::Wdl { data, every, out } => wdl::run(&data, every.max(1), &out),
         Command::Export { from, out, force } => run_export(&from, &out, force),
+        Command::QuantError {
+            from,
+            data,
+            valid_every,
+        } => run_quant_error(&from, &data, valid_every.max(1)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -192,6 +211,37 @@ fn run_eval(net: &PathBuf, fen: &str) -> Result<(), String> {
     println!(
         "{}",
         q.evaluate(&data::sample(&pos, 0.0, 0.5, 0.0, &q.inputs))
+    );
+    Ok(())
+}
+
+fn run_quant_error(from: &PathBuf, paths: &[String], valid_every: u32) -> Result<(), String> {
+    let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    let net = Network::load_float(&bytes).map_err(|e| format!("{}: {e}", from.display()))?;
+    let q = quantised::Quantised::parse(&net.export()).map_err(|e| format!("the export: {e}"))?;
+    let set = data::load(paths, 0.0, valid_every, &net.inputs)?;
+    let mut errors: Vec<f64> = set
+        .valid
+        .iter()
+        .map(|s| f64::from(q.evaluate(s)) - f64::from(net.output(s)) * 400.0)
+        .collect();
+    if errors.is_empty() {
+        return Err("no held-out positions in the data".into());
+    }
+    let n = errors.len() as f64;
+    let mean = errors.iter().sum::<f64>() / n;
+    let mean_abs = errors.iter().map(|e| e.abs()).sum::<f64>() / n;
+    errors.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    let quantile = |f: f64| errors[((n - 1.0) * f) as usize].abs();
+    println!("positions       : {}", errors.len());
+    println!("mean (q - float): {mean:+.2} cp");
+    println!("mean |q - float|: {mean_abs:.2} cp");
+    println!(
+        "|q - float| p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1} cp",
+        quantile(0.5),
+        quantile(0.9),
+        quantile(0.99),
+        quantile(1.0)
     );
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! (`quince::eval::nnue`) so the two can check each other.
 //!
 //! A hidden layer (`QNN4`) is computed as the engine does: each product
-//! of two clamped accumulator values shifted down to `0..=254`, the `i8`
+//! of two clamped accumulator values shifted down (rounded) to `0..=508`,
+//! the `i16`
 //! weights' dot products exact in integers, then the layer's few units in
 //! `f32` with the same operations in the same order, so that the two
 //! give the same centipawns to the bit.
@@ -16,14 +17,15 @@ const QA: i32 = 255;
 const QB: i32 = 64;
 const SCALE: i64 = 400;
 /// A hidden layer's dot product in float units: the products are
-/// `c * c' >> 8` of values at scale `QA`, the weights at scale 64.
-const L1_UNIT: f32 = 256.0 / (255.0 * 255.0 * 64.0);
+/// `(c * c' + 64) >> 7` of values at scale `QA`, the weights at scale
+/// 1024.
+const L1_UNIT: f32 = 128.0 / (255.0 * 255.0 * 1024.0);
 
 /// A hidden layer: `[bucket][L1][H]` weights and, per bucket, `L1`
 /// biases, `L1` output weights and an output bias.
 struct HiddenLayer {
     units: usize,
-    weights: Vec<i8>,
+    weights: Vec<i16>,
     biases: Vec<f32>,
     output_weights: Vec<f32>,
     output_biases: Vec<f32>,
@@ -53,7 +55,7 @@ impl Quantised {
             start,
         } = read_header(bytes, b'N').map_err(|e| format!("not a .qnn network: {e}"))?;
         let features = inputs.inputs() * hidden + hidden;
-        let l1_sizes = (buckets * l1 * hidden, 4 * (2 * buckets * l1 + buckets));
+        let l1_sizes = (2 * buckets * l1 * hidden, 4 * (2 * buckets * l1 + buckets));
         let expected = if l1 > 0 {
             start + 2 * features + l1_sizes.0 + l1_sizes.1
         } else {
@@ -75,10 +77,7 @@ impl Quantised {
         let feature_biases = i16s(start + 2 * inputs.inputs() * hidden, hidden);
         let after_features = start + 2 * features;
         if l1 > 0 {
-            let weights = bytes[after_features..after_features + l1_sizes.0]
-                .iter()
-                .map(|&b| b as i8)
-                .collect();
+            let weights = i16s(after_features, buckets * l1 * hidden);
             let mut floats = bytes[after_features + l1_sizes.0..]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
@@ -159,7 +158,9 @@ impl Quantised {
         let clamped = |a: i16| i64::from(a.clamp(0, QA as i16));
         let products: Vec<i64> = accs
             .iter()
-            .flat_map(|acc| (0..half).map(move |i| (clamped(acc[i]) * clamped(acc[i + half])) >> 8))
+            .flat_map(|acc| {
+                (0..half).map(move |i| (clamped(acc[i]) * clamped(acc[i + half]) + 64) >> 7)
+            })
             .collect();
         let n = layer.units;
         let mut out = layer.output_biases[b];
