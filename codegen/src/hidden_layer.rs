@@ -14,6 +14,10 @@ use quote::quote;
 
 /// The most hidden units a file may have (the trainer's bound).
 pub const MAX_UNITS: usize = 64;
+/// The largest weight a file may hold: the trainer's clip (1.98) at scale
+/// 1024, which keeps the engine's i32 dot products exact at any width
+/// the codegen takes (`1024 * 508 * 2028 < 2^31`).
+pub const MAX_WEIGHT: i16 = 2028;
 
 /// A parsed hidden layer.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,10 +54,16 @@ pub fn parse(
     }
     assert_eq!(bytes.len(), file_size(hidden, buckets, units));
     let count = buckets * units * hidden;
-    let weights = bytes[..2 * count]
+    let weights: Vec<i16> = bytes[..2 * count]
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
+    if let Some(at) = weights.iter().position(|w| w.abs() > MAX_WEIGHT) {
+        return Err(format!(
+            "hidden-layer weight {at} is {}, beyond ±{MAX_WEIGHT} (the engine's sums could overflow)",
+            weights[at]
+        ));
+    }
     let floats: Vec<f32> = bytes[2 * count..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -170,6 +180,13 @@ mod tests {
     fn bad_layers_are_refused() {
         let bytes = layer_bytes(16, 1, 2, f32::NAN);
         assert!(parse(&bytes, 16, 1, 2).unwrap_err().contains("NaN"));
+        let mut heavy = layer_bytes(16, 1, 2, 0.0);
+        heavy[6..8].copy_from_slice(&(-MAX_WEIGHT - 1).to_le_bytes());
+        assert!(
+            parse(&heavy, 16, 1, 2)
+                .unwrap_err()
+                .contains("weight 3 is -2029")
+        );
         let none = layer_bytes(16, 1, 0, 0.0);
         assert!(parse(&none[..0], 16, 1, 0).unwrap_err().contains("units"));
     }
