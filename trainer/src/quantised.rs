@@ -4,10 +4,9 @@
 //!
 //! A hidden layer (`QNN4`) is computed as the engine does: each product
 //! of two clamped accumulator values shifted down (rounded) to `0..=508`,
-//! the `i16`
-//! weights' dot products exact in integers, then the layer's few units in
-//! `f32` with the same operations in the same order, so that the two
-//! give the same centipawns to the bit.
+//! the `i16` weights' dot products exact in integers, then the layer's
+//! few units in `f32` with the same operations in the same order, so
+//! that the two give the same centipawns to the bit.
 
 use crate::data::Sample;
 use crate::inputs::InputLayout;
@@ -54,6 +53,13 @@ impl Quantised {
             inputs,
             start,
         } = read_header(bytes, b'N').map_err(|e| format!("not a .qnn network: {e}"))?;
+        // The trainer's own bounds, checked first so that no size below
+        // overflows on a damaged header.
+        if hidden > 1 << 16 || buckets > 16 || l1 > 64 {
+            return Err(format!(
+                "hidden size {hidden}, {buckets} buckets and L1 {l1}: beyond what the trainer writes"
+            ));
+        }
         let features = inputs.inputs() * hidden + hidden;
         let l1_sizes = (2 * buckets * l1 * hidden, 4 * (2 * buckets * l1 + buckets));
         let expected = if l1 > 0 {
