@@ -270,7 +270,14 @@ mod tests {
             seed: 1,
         };
         let valid = train_set.clone();
-        train(&mut net, &mut train_set, &valid, &settings, |_, _| {});
+        train(
+            &mut net,
+            &mut train_set,
+            &valid,
+            &settings,
+            None,
+            |_, _, _| {},
+        );
         let after = loss(&net, &valid, 1);
         assert!(after < 0.5 * before, "loss {before} -> {after}");
     }

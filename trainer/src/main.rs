@@ -159,6 +159,12 @@ struct TrainArgs {
     /// Start from this float checkpoint (`.qnf`) instead of random weights.
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Go on with the run in --out-dir after its last finished epoch (from
+    /// its `state.qrs` and `progress.json`, written after every epoch),
+    /// given the same arguments, --threads included: the result is the
+    /// one the run would have given without stopping, to the bit.
+    #[arg(long)]
+    resume: bool,
 }
 
 fn main() -> ExitCode {
@@ -349,42 +355,8 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         threads,
         seed: args.seed,
     };
-    let mut epochs = Vec::new();
-    let mut failure = None;
-    let out_dir = args.out_dir.clone();
-    train::train(
-        &mut net,
-        &mut set.train,
-        &set.valid,
-        &settings,
-        |net, report| {
-            eprintln!(
-                "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, {:.0} samples/s, {:.1} s",
-                report.epoch,
-                settings.epochs,
-                report.train_loss,
-                report.valid_loss,
-                report.samples_per_second,
-                report.seconds
-            );
-            epochs.push(serde_json::json!({
-                "epoch": report.epoch,
-                "train_loss": report.train_loss,
-                "valid_loss": report.valid_loss,
-                "seconds": report.seconds,
-            }));
-            let files = [("last.qnf", net.save_float()), ("last.qnn", net.export())];
-            for (name, bytes) in files {
-                if let Err(e) = std::fs::write(out_dir.join(name), bytes) {
-                    failure.get_or_insert(format!("{}: {e}", out_dir.join(name).display()));
-                }
-            }
-        },
-    );
-    if let Some(message) = failure {
-        return Err(message);
-    }
-    let log = serde_json::json!({
+    // What must not change between a run and its resumption.
+    let recipe = serde_json::json!({
         "data": args.data,
         "games": set.games,
         "train_positions": set.train.len(),
@@ -404,9 +376,68 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         "l1": args.l1,
         "threads": threads,
         "init": args.init,
-        "per_epoch": epochs,
-        "seconds": start.elapsed().as_secs_f64(),
     });
+    let (resume, mut epochs, earlier_seconds) = if args.resume {
+        let (progress, epochs, seconds) = read_progress(&args.out_dir, &recipe, net.params.len())?;
+        eprintln!(
+            "resuming after epoch {} of {}",
+            progress.epochs_done, args.epochs
+        );
+        (Some(progress), epochs, seconds)
+    } else {
+        (None, Vec::new(), 0.0)
+    };
+    let mut failure = None;
+    let out_dir = args.out_dir.clone();
+    train::train(
+        &mut net,
+        &mut set.train,
+        &set.valid,
+        &settings,
+        resume,
+        |net, report, progress| {
+            eprintln!(
+                "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, {:.0} samples/s, {:.1} s",
+                report.epoch,
+                settings.epochs,
+                report.train_loss,
+                report.valid_loss,
+                report.samples_per_second,
+                report.seconds
+            );
+            epochs.push(serde_json::json!({
+                "epoch": report.epoch,
+                "train_loss": report.train_loss,
+                "valid_loss": report.valid_loss,
+                "seconds": report.seconds,
+            }));
+            let state = serde_json::json!({
+                "recipe": recipe,
+                "per_epoch": epochs,
+                "seconds": earlier_seconds + start.elapsed().as_secs_f64(),
+            });
+            let files = [
+                ("last.qnf", net.save_float()),
+                ("last.qnn", net.export()),
+                ("state.qrs", progress.to_bytes()),
+                (
+                    "progress.json",
+                    serde_json::to_vec_pretty(&state).expect("JSON"),
+                ),
+            ];
+            for (name, bytes) in files {
+                if let Err(e) = std::fs::write(out_dir.join(name), bytes) {
+                    failure.get_or_insert(format!("{}: {e}", out_dir.join(name).display()));
+                }
+            }
+        },
+    );
+    if let Some(message) = failure {
+        return Err(message);
+    }
+    let mut log = recipe;
+    log["per_epoch"] = serde_json::json!(epochs);
+    log["seconds"] = serde_json::json!(earlier_seconds + start.elapsed().as_secs_f64());
     let path = args.out_dir.join("log.json");
     std::fs::write(&path, serde_json::to_string_pretty(&log).expect("JSON"))
         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -418,6 +449,43 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         path.display()
     );
     Ok(())
+}
+
+/// A stopped run's state in `dir`: its [`train::Progress`], the epochs
+/// it logged and the seconds it ran, if its recipe is `recipe`.
+fn read_progress(
+    dir: &std::path::Path,
+    recipe: &serde_json::Value,
+    params: usize,
+) -> Result<(train::Progress, Vec<serde_json::Value>, f64), String> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read(&path).map_err(|e| format!("--resume: {}: {e}", path.display()))
+    };
+    let state: serde_json::Value = serde_json::from_slice(&read("progress.json")?)
+        .map_err(|e| format!("--resume: progress.json: {e}"))?;
+    if let Some(fields) = recipe.as_object() {
+        for (key, value) in fields {
+            if state["recipe"][key] != *value {
+                return Err(format!(
+                    "--resume: the run in {} had {key} = {}, not {value}",
+                    dir.display(),
+                    state["recipe"][key]
+                ));
+            }
+        }
+    }
+    let progress = train::Progress::from_bytes(&read("state.qrs")?, params)
+        .map_err(|e| format!("--resume: state.qrs: {e}"))?;
+    let epochs = state["per_epoch"].as_array().cloned().unwrap_or_default();
+    if epochs.len() != progress.epochs_done {
+        return Err(format!(
+            "--resume: progress.json logs {} epochs, state.qrs {}",
+            epochs.len(),
+            progress.epochs_done
+        ));
+    }
+    Ok((progress, epochs, state["seconds"].as_f64().unwrap_or(0.0)))
 }
 
 #[cfg(test)]

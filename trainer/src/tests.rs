@@ -6,7 +6,7 @@ use crate::data::{Sample, sample};
 use crate::inputs::InputLayout;
 use crate::network::{Network, SplitMix64};
 use crate::quantised::Quantised;
-use crate::train::{Settings, loss, train};
+use crate::train::{Progress, Settings, loss, train};
 use quince::Position;
 
 const FENS: [&str; 4] = [
@@ -178,9 +178,14 @@ fn training_reduces_the_loss() {
         seed: 4,
     };
     let mut reports = Vec::new();
-    train(&mut net, &mut train_set, &data, &settings, |_, r| {
-        reports.push(r.valid_loss)
-    });
+    train(
+        &mut net,
+        &mut train_set,
+        &data,
+        &settings,
+        None,
+        |_, r, _| reports.push(r.valid_loss),
+    );
     let after = loss(&net, &data, 2);
     assert_eq!(reports.len(), 30);
     assert!(after < before * 0.5, "loss {before} -> {after}");
@@ -311,4 +316,59 @@ fn a_factoriser_learns_from_every_bucket_and_exports_the_sums() {
             "float {float_cp}, quantised {int_cp}"
         );
     }
+}
+
+/// A run stopped after its first epoch and resumed from its saved state
+/// ends with the very parameters of the run that never stopped.
+#[test]
+fn a_resumed_run_ends_where_the_whole_run_ends() {
+    let data: Vec<Sample> = samples()
+        .into_iter()
+        .cycle()
+        .take(24)
+        .enumerate()
+        .map(|(i, mut s)| {
+            s.target = (i as f32 * 0.37).fract();
+            s
+        })
+        .collect();
+    let settings = Settings {
+        epochs: 3,
+        batch: 5,
+        lr: 0.01,
+        final_lr_fraction: 0.1,
+        threads: 2,
+        seed: 9,
+    };
+    let fresh = Network::random(16, 2, 4, InputLayout::NONE, 2);
+    let mut whole = fresh.clone();
+    let mut saved = None;
+    train(
+        &mut whole,
+        &mut data.clone(),
+        &data,
+        &settings,
+        None,
+        |_, r, p| {
+            if r.epoch == 1 {
+                saved = Some(p.to_bytes());
+            }
+        },
+    );
+    let state = Progress::from_bytes(&saved.unwrap(), fresh.params.len()).unwrap();
+    assert_eq!(state.epochs_done, 1);
+    assert_ne!(state.params, whole.params);
+    let mut resumed = fresh.clone();
+    let mut epochs = Vec::new();
+    train(
+        &mut resumed,
+        &mut data.clone(),
+        &data,
+        &settings,
+        Some(state),
+        |_, r, _| epochs.push(r.epoch),
+    );
+    assert_eq!(epochs, [2, 3]);
+    assert_eq!(resumed.params, whole.params);
+    assert!(Progress::from_bytes(b"QRS1", 3).is_err());
 }
