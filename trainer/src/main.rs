@@ -221,9 +221,18 @@ fn run_eval(net: &PathBuf, fen: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn run_quant_error(from: &PathBuf, paths: &[String], valid_every: u32) -> Result<(), String> {
-    let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    let net = Network::load_float(&bytes).map_err(|e| format!("{}: {e}", from.display()))?;
+/// The float checkpoint at `path`, or an error naming it.
+fn load_checkpoint(path: &std::path::Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Network::load_float(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run_quant_error(
+    from: &std::path::Path,
+    paths: &[String],
+    valid_every: u32,
+) -> Result<(), String> {
+    let net = load_checkpoint(from)?;
     let q = quantised::Quantised::parse(&net.export()).map_err(|e| format!("the export: {e}"))?;
     let set = data::load(paths, 0.0, valid_every, &net.inputs)?;
     let mut errors: Vec<f64> = set
@@ -252,9 +261,8 @@ fn run_quant_error(from: &PathBuf, paths: &[String], valid_every: u32) -> Result
     Ok(())
 }
 
-fn run_export(from: &PathBuf, out: &PathBuf, force: bool) -> Result<(), String> {
-    let bytes = std::fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    let net = Network::load_float(&bytes).map_err(|e| format!("{}: {e}", from.display()))?;
+fn run_export(from: &std::path::Path, out: &PathBuf, force: bool) -> Result<(), String> {
+    let net = load_checkpoint(from)?;
     if out.exists() && !force {
         return Err(format!(
             "{} exists: give --force to replace it",
@@ -321,10 +329,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         set.train.extend(mirrors);
     }
     let mut net = match &args.init {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Network::load_float(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
-        }
+        Some(path) => load_checkpoint(path)?,
         None => Network::random(args.hidden, args.buckets, args.l1, layout, args.seed),
     };
     if args.factorise {
