@@ -54,9 +54,20 @@ impl Short<'_> {
 
     /// "Intel ... 1.19x (1.11-1.33) against gigantua", as the lead block
     /// writes a ratio.
+    ///
+    /// A median under the target that two decimals round up to it (1.249
+    /// shows as 1.25) gets three decimals beside it, so that the sentence
+    /// "Below 1.25x" does not seem to list a lead of 1.25x.
     fn text(&self) -> String {
+        let median = self.lead.ratio.interval.median;
+        let unrounded =
+            if median < LEAD_TARGET && format!("{median:.2}") == format!("{LEAD_TARGET:.2}") {
+                format!(", {median:.3}x unrounded")
+            } else {
+                String::new()
+            };
         format!(
-            "{} {} against {}",
+            "{} {}{unrounded} against {}",
             self.cpu,
             ratio_text(&self.lead.ratio),
             self.lead.peer
@@ -297,6 +308,26 @@ mod tests {
                 bimodal: false,
             },
         }
+    }
+
+    #[test]
+    fn a_median_that_rounds_up_to_the_target_shows_three_decimals() {
+        let leads = [(
+            CPU.to_string(),
+            vec![
+                lead("pos3", 1.2486, 1.23, 1.28),
+                lead("pos4", 1.2, 1.1, 1.3),
+            ],
+        )];
+        let short = short_leads(&leads);
+        assert_eq!(
+            short[0].text(),
+            "Intel Emerald Rapids (family 6 model 207) 1.25x (1.23-1.28), 1.249x unrounded against gigantua"
+        );
+        assert_eq!(
+            short[1].text(),
+            "Intel Emerald Rapids (family 6 model 207) 1.20x (1.10-1.30) against gigantua"
+        );
     }
 
     #[test]
