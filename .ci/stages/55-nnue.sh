@@ -26,20 +26,21 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
   echo "$fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
-# King-bucketed inputs and a hidden layer: the committed network has
-# neither, so the code paths that follow each side's king (a refresh when
-# its view changes) and the hidden layer's (pairwise products, dot
-# products in every vector build, the float units) are built and tested
-# here with a one-epoch mirrored four-bucket network with an 8-unit
-# hidden layer, from the same games, embedded through QUINCE_NETWORK in a
-# target directory of its own: the engine's incremental updates against
-# full refreshes, its features against the trainer's, its dot products
-# against plain sums, and its evaluation against the trainer's
-# independent one. (Should the committed network gain a hidden layer,
-# this one drops it, so that both output paths stay covered.)
+# King-bucketed inputs, and the output without a hidden layer: the
+# committed network (v13) has a hidden layer and no king buckets, so the
+# code paths that follow each side's king (a refresh when its view
+# changes) and the plain output (no hidden layer, as v11 and earlier had)
+# are built and tested here with a one-epoch mirrored four-bucket network
+# without a hidden layer, from the same games, embedded through
+# QUINCE_NETWORK in a target directory of its own: the engine's
+# incremental updates against full refreshes, its features against the
+# trainer's, and its evaluation against the trainer's independent one.
+# The hidden layer's paths (pairwise products, dot products in every
+# vector build, the float units) run on the committed network above and
+# in the library's tests.
 ./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 1 --hidden 16 \
-  --buckets 2 --king-buckets m4 --l1 8
-[[ $(head -c 4 "$work/kb/last.qnn") == QNN4 ]]
+  --buckets 2 --king-buckets m4
+[[ $(head -c 4 "$work/kb/last.qnn") == QNN3 ]]
 # `export` quantises the float checkpoint into the very file training
 # wrote, and refuses to replace a file without --force (exit 2).
 ./target/release/quince-train export --from "$work/kb/last.qnf" --out "$work/kb/again.qnn"
@@ -65,7 +66,7 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"; do
   engine=$(target/backends/ci-backends/quince eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
   trainer=$(./target/release/quince-train eval --net "$QUINCE_NETWORK" --fen "$fen")
-  echo "king buckets, hidden layer: $fen: engine $engine, trainer $trainer"
+  echo "king buckets, no hidden layer: $fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
 unset QUINCE_NETWORK

@@ -174,9 +174,9 @@ mod tests {
 
     /// The vector builds give the portable build's dot products, which
     /// are the plain sums, for every bucket. Meaningful when the network
-    /// has a hidden layer: CI's NNUE stage builds one (`QUINCE_NETWORK`)
-    /// and runs this module's tests with it; with the committed network,
-    /// `L1` may be 0 and the arrays empty.
+    /// has a hidden layer, as the committed one (v13) has; CI's NNUE
+    /// stage also runs this module's tests with a network without one
+    /// (`QUINCE_NETWORK`), where `L1` is 0 and the arrays are empty.
     #[test]
     fn every_build_gives_the_plain_dot_products() {
         let ours = Vector(std::array::from_fn(|i| (i as i16 * 37) % 400 - 60));
