@@ -90,8 +90,9 @@ fn floats(values: &[f32]) -> TokenStream {
     quote!([#(#items),*])
 }
 
-/// `L1` and `static HIDDEN_LAYER: HiddenLayer<HIDDEN, BUCKETS, L1>`, for
-/// the module `network.rs`'s items go to. Without a layer, `L1` is 0 and
+/// `L1` and `static HIDDEN_LAYER: HiddenLayer<{ HIDDEN / 2 }, BUCKETS,
+/// L1>` (its weights pair-major), for the module `network.rs`'s items go
+/// to. Without a layer, `L1` is 0 and
 /// the arrays are empty (the engine's hidden-layer code folds away).
 pub fn emit(layer: Option<&HiddenLayer>, hidden: usize, buckets: usize) -> TokenStream {
     let Some(layer) = layer else {
@@ -100,8 +101,8 @@ pub fn emit(layer: Option<&HiddenLayer>, hidden: usize, buckets: usize) -> Token
             /// accumulators.
             pub const L1: usize = 0;
             /// No hidden layer (see `L1`).
-            pub static HIDDEN_LAYER: HiddenLayer<HIDDEN, BUCKETS, L1> = HiddenLayer {
-                weights: [[]; BUCKETS],
+            pub static HIDDEN_LAYER: HiddenLayer<{ HIDDEN / 2 }, BUCKETS, L1> = HiddenLayer {
+                weights: [[PairWeights([]); HIDDEN / 2]; BUCKETS],
                 biases: [[]; BUCKETS],
                 output_weights: [[]; BUCKETS],
                 output_biases: [0.0; BUCKETS],
@@ -109,12 +110,20 @@ pub fn emit(layer: Option<&HiddenLayer>, hidden: usize, buckets: usize) -> Token
         };
     };
     let units = layer.units;
+    // Pair-major, as the engine reads them: for each pair of adjacent
+    // inputs `2p, 2p + 1`, every unit's two weights side by side, so that
+    // one vector multiply-add takes a pair to all the units at once (the
+    // engine's `hidden_dots.rs`).
     let weights = layer.weights.chunks_exact(units * hidden).map(|bucket| {
-        let rows = bucket.chunks_exact(hidden).map(|row| {
-            let items = row.iter().map(|&w| Literal::i16_unsuffixed(w));
-            quote!([#(#items),*])
+        let pairs = (0..hidden / 2).map(|p| {
+            let units = bucket.chunks_exact(hidden).map(|row| {
+                let (a, b) = (row[2 * p], row[2 * p + 1]);
+                let (a, b) = (Literal::i16_unsuffixed(a), Literal::i16_unsuffixed(b));
+                quote!([#a, #b])
+            });
+            quote!(PairWeights([#(#units),*]))
         });
-        quote!([#(#rows),*])
+        quote!([#(#pairs),*])
     });
     let per_bucket = |values: &[f32]| {
         let rows = values.chunks_exact(units).map(floats);
@@ -130,7 +139,7 @@ pub fn emit(layer: Option<&HiddenLayer>, hidden: usize, buckets: usize) -> Token
         /// output.
         pub const L1: usize = #units_lit;
         /// The hidden layer, one per output bucket.
-        pub static HIDDEN_LAYER: HiddenLayer<HIDDEN, BUCKETS, L1> = HiddenLayer {
+        pub static HIDDEN_LAYER: HiddenLayer<{ HIDDEN / 2 }, BUCKETS, L1> = HiddenLayer {
             weights: [#(#weights),*],
             biases: #biases,
             output_weights: #output_weights,
@@ -169,6 +178,14 @@ mod tests {
         let code = emit(Some(&layer), 16, 2).to_string();
         assert!(code.contains("pub const L1 : usize = 4"), "{code:.300}");
         assert!(code.contains("0.125"));
+        // Pair-major: the first pair's weights (inputs 0 and 1) of the
+        // four units of bucket 0, whose rows start at file weights 0, 16,
+        // 32 and 48 (`(i % 11) - 5`).
+        assert!(
+            code.replace(' ', "")
+                .contains("PairWeights([[-5,-4],[0,1],[5,-5],[-1,0]])"),
+            "{code:.300}"
+        );
         assert!(
             emit(None, 16, 2)
                 .to_string()

@@ -23,11 +23,10 @@
 //! same operations in the same order, gives the same centipawns to the
 //! bit; CI compares the two.
 //!
-//! The products and the dot products are the dense part, compiled for
-//! the baseline target and again with AVX2 and AVX-512, as `output.rs`
-//! does, chosen at run time.
+//! The dot products (`hidden_dots.rs`) skip the inputs that are zero;
+//! the products are computed here, inlined into each of its builds.
 
-use super::{BUCKETS, HIDDEN, HIDDEN_LAYER, L1, QA, SCALE, Vector};
+use super::{BUCKETS, HIDDEN, HIDDEN_LAYER, L1, QA, SCALE, Vector, hidden_dots};
 
 /// Scale of the hidden layer's weights (the trainer's `QL1`).
 pub const QL1: i32 = 1024;
@@ -36,12 +35,21 @@ pub const QL1: i32 = 1024;
 /// values at scale `QA`, shifted down by 7; the weights are at `QL1`.
 const UNIT: f32 = 128.0 / (255.0 * 255.0 * QL1 as f32);
 
+/// The weights that one pair of adjacent inputs (`2p` and `2p + 1`)
+/// meets: unit `k`'s two at `[k]`. Pair-major, because one vector
+/// multiply-add takes a pair of inputs to every unit at once (see
+/// `hidden_dots.rs`); aligned so that 16 units are one cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct PairWeights<const L: usize>(pub [[i16; 2]; L]);
+
 /// The hidden layer's weights: `L` units per output bucket, each reading
-/// the `N` pairwise products (the side to move's `N / 2` first).
+/// the `2 P` pairwise products (the side to move's `P` first).
 #[derive(Debug)]
-pub struct HiddenLayer<const N: usize, const B: usize, const L: usize> {
-    /// At scale [`QL1`].
-    pub weights: [[[i16; N]; L]; B],
+pub struct HiddenLayer<const P: usize, const B: usize, const L: usize> {
+    /// At scale [`QL1`], pair-major: `weights[bucket][p].0[k]` holds unit
+    /// `k`'s weights for inputs `2p` and `2p + 1`.
+    pub weights: [[PairWeights<L>; P]; B],
     /// Added to each unit's dot product (in float units).
     pub biases: [[f32; L]; B],
     /// Each unit's weight in the output, after its SCReLU.
@@ -56,7 +64,8 @@ pub struct HiddenLayer<const N: usize, const B: usize, const L: usize> {
 #[inline]
 pub fn centipawns(ours: &Vector<HIDDEN>, theirs: &Vector<HIDDEN>, bucket: usize) -> i64 {
     debug_assert!(L1 != 0 && bucket < BUCKETS);
-    let dots = dot_products(ours, theirs, bucket);
+    let layer = &HIDDEN_LAYER;
+    let dots = hidden_dots::dot_products(ours, theirs, &layer.weights[bucket]);
     let layer = &HIDDEN_LAYER;
     let mut out = layer.output_biases[bucket];
     for (k, &dot) in dots.iter().enumerate() {
@@ -67,58 +76,16 @@ pub fn centipawns(ours: &Vector<HIDDEN>, theirs: &Vector<HIDDEN>, bucket: usize)
     (out * SCALE as f32) as i64
 }
 
-/// Every unit's dot product with the pairwise products, exact.
-#[inline]
-fn dot_products(ours: &Vector<HIDDEN>, theirs: &Vector<HIDDEN>, bucket: usize) -> [i32; L1] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if super::output::has_avx512() {
-            // SAFETY: the CPU supports AVX-512F and BW (checked just above),
-            // the only requirement of calling a function compiled with them.
-            return unsafe { dot_products_avx512(ours, theirs, bucket) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above), the only
-            // requirement of calling a function compiled with it enabled.
-            return unsafe { dot_products_avx2(ours, theirs, bucket) };
-        }
-    }
-    dot_products_portable(ours, theirs, bucket)
-}
-
-/// The AVX-512 build of the same loops.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn dot_products_avx512(ours: &Vector<HIDDEN>, theirs: &Vector<HIDDEN>, bucket: usize) -> [i32; L1] {
-    dot_products_portable(ours, theirs, bucket)
-}
-
-/// The AVX2 build of the same loops.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn dot_products_avx2(ours: &Vector<HIDDEN>, theirs: &Vector<HIDDEN>, bucket: usize) -> [i32; L1] {
-    dot_products_portable(ours, theirs, bucket)
-}
-
+/// The layer's inputs: each side's pairwise products, the side to
+/// move's first. Inlined into each build of the dot products, so that it
+/// is compiled with their vector width.
 #[inline(always)]
-fn dot_products_portable(
-    ours: &Vector<HIDDEN>,
-    theirs: &Vector<HIDDEN>,
-    bucket: usize,
-) -> [i32; L1] {
+pub(super) fn pairwise_inputs(ours: &Vector<HIDDEN>, theirs: &Vector<HIDDEN>) -> Vector<HIDDEN> {
     let mut inputs = Vector([0i16; HIDDEN]);
     let (first, second) = inputs.0.split_at_mut(HIDDEN / 2);
     pairwise_products(&ours.0, first);
     pairwise_products(&theirs.0, second);
-    // A plain loop, not `array::from_fn`: a closure handed to a library
-    // function is compiled apart, without this function's target
-    // features, and ran unvectorised (callgrind: 3.8 k instructions per
-    // evaluation more, half of all the search's).
-    let mut dots = [0i32; L1];
-    for (d, row) in dots.iter_mut().zip(&HIDDEN_LAYER.weights[bucket]) {
-        *d = dot(&inputs.0, row);
-    }
-    dots
+    inputs
 }
 
 /// `(clamp(a[i]) * clamp(a[i + H/2]) + 64) >> 7` for the first half's
@@ -130,16 +97,6 @@ fn pairwise_products(values: &[i16; HIDDEN], out: &mut [i16]) {
         let (a, b) = (a.clamp(0, QA as i16) as u16, b.clamp(0, QA as i16) as u16);
         *o = ((a * b + 64) >> 7) as i16;
     }
-}
-
-/// An exact dot product (see the module's bound).
-#[inline(always)]
-fn dot(inputs: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    inputs
-        .iter()
-        .zip(weights)
-        .map(|(&x, &w)| i32::from(x) * i32::from(w))
-        .sum()
 }
 
 #[cfg(test)]
@@ -160,60 +117,5 @@ mod tests {
         // 65025 / 128 = 508.0; 500 / 128 = 3.9 rounds to 4 (truncation
         // would give 3).
         assert_eq!(&out[..3], &[508, 0, 4]);
-    }
-
-    #[test]
-    fn the_dot_product_is_exact_at_the_extremes() {
-        let inputs = [508i16; HIDDEN];
-        assert_eq!(dot(&inputs, &[2028; HIDDEN]), HIDDEN as i32 * 508 * 2028);
-        assert_eq!(
-            dot(&inputs, &[-2028; HIDDEN]),
-            -(HIDDEN as i32) * 508 * 2028
-        );
-    }
-
-    /// The vector builds give the portable build's dot products, which
-    /// are the plain sums, for every bucket. Meaningful when the network
-    /// has a hidden layer, as the committed one (v13) has; CI's NNUE
-    /// stage also runs this module's tests with a network without one
-    /// (`QUINCE_NETWORK`), where `L1` is 0 and the arrays are empty.
-    #[test]
-    fn every_build_gives_the_plain_dot_products() {
-        let ours = Vector(std::array::from_fn(|i| (i as i16 * 37) % 400 - 60));
-        let theirs = Vector(std::array::from_fn(|i| (i as i16 * 53) % 350 - 40));
-        for bucket in 0..BUCKETS {
-            let inputs: Vec<i64> = [&ours, &theirs]
-                .iter()
-                .flat_map(|side| {
-                    (0..HIDDEN / 2).map(|i| {
-                        let c = |x: i16| i64::from(x.clamp(0, 255));
-                        (c(side.0[i]) * c(side.0[i + HIDDEN / 2]) + 64) >> 7
-                    })
-                })
-                .collect();
-            let expected: [i32; L1] = std::array::from_fn(|k| {
-                let row = &HIDDEN_LAYER.weights[bucket][k];
-                inputs
-                    .iter()
-                    .zip(row)
-                    .map(|(&x, &w)| x * i64::from(w))
-                    .sum::<i64>() as i32
-            });
-            assert_eq!(dot_products_portable(&ours, &theirs, bucket), expected);
-            assert_eq!(dot_products(&ours, &theirs, bucket), expected);
-            #[cfg(target_arch = "x86_64")]
-            {
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: AVX2 is present (checked).
-                    let avx2 = unsafe { dot_products_avx2(&ours, &theirs, bucket) };
-                    assert_eq!(avx2, expected);
-                }
-                if super::super::output::has_avx512() {
-                    // SAFETY: AVX-512F and BW are present (checked).
-                    let avx512 = unsafe { dot_products_avx512(&ours, &theirs, bucket) };
-                    assert_eq!(avx512, expected);
-                }
-            }
-        }
     }
 }

@@ -29,10 +29,11 @@
 //! The network itself is generated from `nets/quince.qnn` by `build.rs`.
 
 pub mod accumulator;
+mod hidden_dots;
 mod hidden_layer;
 mod output;
 
-pub use hidden_layer::{HiddenLayer, QL1};
+pub use hidden_layer::{HiddenLayer, PairWeights, QL1};
 
 use crate::position::Position;
 use crate::types::{Color, Piece, Square};
@@ -82,7 +83,7 @@ pub const fn bucket(pieces: u32, buckets: usize) -> usize {
 /// The generated network and its input layout (see `codegen::network`).
 #[allow(clippy::unreadable_literal, clippy::large_const_arrays)]
 mod generated {
-    use super::{HiddenLayer, Network, Vector};
+    use super::{HiddenLayer, Network, PairWeights, Vector};
     include!(concat!(env!("OUT_DIR"), "/network.rs"));
 }
 pub use generated::{
