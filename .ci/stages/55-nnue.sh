@@ -26,21 +26,25 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
   echo "$fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
-# King-bucketed inputs, and the output without a hidden layer: the
-# committed network (v13) has a hidden layer and no king buckets, so the
-# code paths that follow each side's king (a refresh when its view
-# changes) and the plain output (no hidden layer, as v11 and earlier had)
-# are built and tested here with a one-epoch mirrored four-bucket network
-# without a hidden layer, from the same games, embedded through
+# King-bucketed inputs and a hidden layer: the committed network (v11)
+# has neither, so the code paths that follow each side's king (a refresh
+# when its view changes) and the hidden layer's (pairwise products, the
+# sparse dot products of every vector build, the float units) are built
+# and tested here with a one-epoch mirrored four-bucket network with an
+# 8-unit hidden layer, from the same games, embedded through
 # QUINCE_NETWORK in a target directory of its own: the engine's
 # incremental updates against full refreshes, its features against the
-# trainer's, and its evaluation against the trainer's independent one.
-# The hidden layer's paths (pairwise products, dot products in every
-# vector build, the float units) run on the committed network above and
-# in the library's tests.
-./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 1 --hidden 16 \
-  --buckets 2 --king-buckets m4
-[[ $(head -c 4 "$work/kb/last.qnn") == QNN3 ]]
+# trainer's, its dot products against plain sums, and its evaluation
+# against the trainer's independent one. (v13, committed from c8b0ec5 to
+# the commit that put v11 back, had the layer; this network then had
+# none, so that both output paths stayed covered.)
+# Five epochs at a high learning rate: one epoch at the default left
+# every unit dead on these few positions, so both evaluations were 0 and
+# their agreement said nothing (the loop below now also wants a nonzero
+# one).
+./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 5 --lr 0.05 --hidden 16 \
+  --buckets 2 --king-buckets m4 --l1 8
+[[ $(head -c 4 "$work/kb/last.qnn") == QNN4 ]]
 # `export` quantises the float checkpoint into the very file training
 # wrote, and refuses to replace a file without --force (exit 2).
 ./target/release/quince-train export --from "$work/kb/last.qnf" --out "$work/kb/again.qnn"
@@ -66,8 +70,10 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"; do
   engine=$(target/backends/ci-backends/quince eval --json --fen "$fen" | python3 -c 'import json,sys; print(json.load(sys.stdin)["nnue"])')
   trainer=$(./target/release/quince-train eval --net "$QUINCE_NETWORK" --fen "$fen")
-  echo "king buckets, no hidden layer: $fen: engine $engine, trainer $trainer"
+  echo "king buckets, hidden layer: $fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
+  [[ "$engine" == 0 ]] || nonzero=yes
 done
+[[ ${nonzero:-} == yes ]] || { echo "the test network says 0 everywhere: its comparison shows nothing" >&2; exit 1; }
 unset QUINCE_NETWORK
 cargo test "${no_lto[@]}" --features hce --lib search

@@ -251,9 +251,10 @@ mod tests {
 
     /// Every build sums as the plain definition does, on the committed
     /// network's weights for every bucket and on inputs from dense to
-    /// empty. Meaningful when the network has a hidden layer, as the
-    /// committed one (v13) has; CI's NNUE stage also runs these tests with
-    /// a network without one, where `L1` is 0 and the arrays are empty.
+    /// empty. Meaningful when the network has a hidden layer: the
+    /// committed one (v11) has none, so `L1` is 0 and the arrays are
+    /// empty here, and CI's NNUE stage runs these tests with a network
+    /// that has one (`QUINCE_NETWORK`, 8 units).
     #[test]
     fn every_build_gives_the_plain_sums() {
         for weights in &HIDDEN_LAYER.weights {
