@@ -24,6 +24,7 @@ import functools
 import json
 import math
 import os
+import shutil
 import subprocess
 
 _XTASK = None
@@ -38,6 +39,13 @@ def _xtask():
             _XTASK = given
         else:
             root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            if shutil.which("cargo") is None:
+                # A machine that plays games but cannot build (seen: a
+                # lent machine without Rust, where a finished match then
+                # ended in a traceback): the games are already saved.
+                raise SystemExit("error: tools/sprt.py needs the xtask binary for its statistics: "
+                                 "set QUINCE_XTASK to a built one (cargo build --release -p xtask) "
+                                 "or install cargo; the games played so far are saved")
             subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "xtask"],
                            cwd=root, check=True)
             target = os.path.join(root, os.environ.get("CARGO_TARGET_DIR", "target"))
