@@ -30,18 +30,17 @@ done
 # has neither, so the code paths that follow each side's king (a refresh
 # when its view changes) and the hidden layer's (pairwise products, the
 # sparse dot products of every vector build, the float units) are built
-# and tested here with a one-epoch mirrored four-bucket network with an
-# 8-unit hidden layer, from the same games, embedded through
+# and tested here with a mirrored four-bucket network with an 8-unit
+# hidden layer, from the same games, embedded through
 # QUINCE_NETWORK in a target directory of its own: the engine's
 # incremental updates against full refreshes, its features against the
 # trainer's, its dot products against plain sums, and its evaluation
 # against the trainer's independent one. (v13, committed from c8b0ec5 to
-# the commit that put v11 back, had the layer; this network then had
-# none, so that both output paths stayed covered.)
-# Five epochs at a high learning rate: one epoch at the default left
-# every unit dead on these few positions, so both evaluations were 0 and
-# their agreement said nothing (the loop below now also wants a nonzero
-# one).
+# 6069d72, which put v11 back, had the layer; this network then had
+# none, so that both output paths stayed covered.) It trains five epochs
+# at a high learning rate: one epoch at the default left every unit dead
+# on these few positions, so both evaluations were 0 and their agreement
+# said nothing (the loop below also wants a nonzero one).
 ./target/release/quince-train train --data "$work/d.qdg" --out-dir "$work/kb" --epochs 5 --lr 0.05 --hidden 16 \
   --buckets 2 --king-buckets m4 --l1 8
 [[ $(head -c 4 "$work/kb/last.qnn") == QNN4 ]]
