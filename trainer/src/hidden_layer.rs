@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn training_reduces_the_loss() {
-        let mut train_set = samples();
+        let train_set = samples();
         let mut net = Network::random(16, 1, 8, InputLayout::NONE, 3);
         let before = loss(&net, &train_set, 1);
         let settings = Settings {
@@ -272,7 +272,7 @@ mod tests {
         let valid = train_set.clone();
         train(
             &mut net,
-            &mut train_set,
+            &crate::train::TrainingSet::new(&train_set, false).unwrap(),
             &valid,
             &settings,
             None,

@@ -324,10 +324,19 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         set.valid.len(),
         start.elapsed().as_secs_f64()
     );
-    if args.mirror {
-        let mirrors: Vec<_> = set.train.iter().map(data::mirrored).collect();
-        set.train.extend(mirrors);
-    }
+    set.train.shrink_to_fit();
+    let train_set = train::TrainingSet::new(&set.train, args.mirror).ok_or_else(|| {
+        format!(
+            "{} training positions{} are more than one run takes (at most {}): train on fewer sets",
+            set.train.len(),
+            if args.mirror {
+                " and their mirror images"
+            } else {
+                ""
+            },
+            u32::MAX
+        )
+    })?;
     let mut net = match &args.init {
         Some(path) => load_checkpoint(path)?,
         None => Network::random(args.hidden, args.buckets, args.l1, layout, args.seed),
@@ -364,7 +373,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     let recipe = serde_json::json!({
         "data": args.data,
         "games": set.games,
-        "train_positions": set.train.len(),
+        "train_positions": train_set.len(),
         "valid_positions": set.valid.len(),
         "hidden": args.hidden,
         "buckets": args.buckets,
@@ -396,7 +405,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     let out_dir = args.out_dir.clone();
     train::train(
         &mut net,
-        &mut set.train,
+        &train_set,
         &set.valid,
         &settings,
         resume,

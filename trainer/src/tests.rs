@@ -6,7 +6,7 @@ use crate::data::{Sample, sample};
 use crate::inputs::InputLayout;
 use crate::network::{Network, SplitMix64};
 use crate::quantised::Quantised;
-use crate::train::{Progress, Settings, loss, train};
+use crate::train::{Progress, Settings, TrainingSet, loss, train};
 use quince::Position;
 
 const FENS: [&str; 4] = [
@@ -166,7 +166,7 @@ fn buckets_split_the_piece_count_evenly() {
 #[test]
 fn training_reduces_the_loss() {
     let data = samples();
-    let mut train_set: Vec<Sample> = data.iter().cycle().take(64).copied().collect();
+    let train_set: Vec<Sample> = data.iter().cycle().take(64).copied().collect();
     let mut net = Network::random(16, 1, 0, InputLayout::NONE, 2);
     let before = loss(&net, &data, 2);
     let settings = Settings {
@@ -180,7 +180,7 @@ fn training_reduces_the_loss() {
     let mut reports = Vec::new();
     train(
         &mut net,
-        &mut train_set,
+        &TrainingSet::new(&train_set, false).unwrap(),
         &data,
         &settings,
         None,
@@ -218,6 +218,44 @@ fn a_mirrored_sample_is_the_mirrored_position() {
     let b = sample(&Position::from_fen(mirror).unwrap(), 0.0, 0.5, 0.0, m4);
     assert_eq!(sorted(a.ours()), sorted(b.ours()));
     assert_eq!(sorted(a.theirs()), sorted(b.theirs()));
+}
+
+#[test]
+fn mirrors_made_when_drawn_train_as_stored_mirrors_did() {
+    // The trainer draws mirror images from the loaded samples instead of
+    // storing them; a run must give the network it gave when they were
+    // stored after the samples (the committed networks' reproduction
+    // commands depend on it).
+    let data = samples();
+    let stored: Vec<Sample> = data
+        .iter()
+        .copied()
+        .chain(data.iter().map(crate::data::mirrored))
+        .collect();
+    let settings = Settings {
+        epochs: 3,
+        batch: 3,
+        lr: 0.01,
+        final_lr_fraction: 0.1,
+        threads: 2,
+        seed: 5,
+    };
+    let fresh = Network::random(16, 2, 0, InputLayout::NONE, 3);
+    let run = |set: &TrainingSet| {
+        let mut net = fresh.clone();
+        let mut losses = Vec::new();
+        train(&mut net, set, &data, &settings, None, |_, r, _| {
+            losses.push(r.train_loss)
+        });
+        (net.params, losses)
+    };
+    let drawn = TrainingSet::new(&data, true).unwrap();
+    assert_eq!(drawn.len(), stored.len());
+    let (a, a_losses) = run(&drawn);
+    let (b, b_losses) = run(&TrainingSet::new(&stored, false).unwrap());
+    assert_eq!(a, b);
+    assert_eq!(a_losses, b_losses);
+    assert_ne!(a, fresh.params);
 }
 
 #[test]
@@ -345,7 +383,7 @@ fn a_resumed_run_ends_where_the_whole_run_ends() {
     let mut saved = None;
     train(
         &mut whole,
-        &mut data.clone(),
+        &TrainingSet::new(&data, false).unwrap(),
         &data,
         &settings,
         None,
@@ -362,7 +400,7 @@ fn a_resumed_run_ends_where_the_whole_run_ends() {
     let mut epochs = Vec::new();
     train(
         &mut resumed,
-        &mut data.clone(),
+        &TrainingSet::new(&data, false).unwrap(),
         &data,
         &settings,
         Some(state),

@@ -3,7 +3,7 @@
 //! a quantised export after every epoch, with what a resumed run needs to
 //! go on as if it had never stopped ([`Progress`]).
 
-use crate::data::Sample;
+use crate::data::{Sample, mirrored};
 use crate::network::{Network, SplitMix64};
 use std::time::Instant;
 
@@ -129,19 +129,25 @@ impl Progress {
     }
 }
 
-/// Mean loss of `samples` and, when `grad` is given, the summed gradient.
+/// Mean loss of the `count` samples `draw` gives and, with `want_grad`,
+/// their mean gradient. Each thread draws its own share, so that the
+/// random reads of a shuffled batch overlap with the other thread's work
+/// (drawing a whole batch first, on one thread, made an epoch 14 % slower
+/// than training on stored, shuffled copies; see [`TrainingSet::prefetch`]).
 fn loss_and_gradient(
     net: &Network,
-    samples: &[Sample],
+    count: usize,
+    draw: impl Fn(usize) -> Sample + Sync,
     threads: usize,
     want_grad: bool,
 ) -> (f64, Vec<f32>) {
     let len = net.params.len();
-    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+    let chunk = count.div_ceil(threads.max(1)).max(1);
+    let draw = &draw;
     let parts: Vec<(f64, Vec<f32>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
+        let handles: Vec<_> = (0..count)
+            .step_by(chunk)
+            .map(|first| {
                 scope.spawn(move || {
                     let mut grad = if want_grad {
                         vec![0.0f32; len]
@@ -149,11 +155,12 @@ fn loss_and_gradient(
                         Vec::new()
                     };
                     let mut loss = 0.0f64;
-                    for s in part {
+                    for k in first..(first + chunk).min(count) {
+                        let s = draw(k);
                         loss += if want_grad {
-                            f64::from(net.backward(s, &mut grad))
+                            f64::from(net.backward(&s, &mut grad))
                         } else {
-                            let error = crate::data::sigmoid(net.output(s)) - s.target;
+                            let error = crate::data::sigmoid(net.output(&s)) - s.target;
                             f64::from(error * error)
                         };
                     }
@@ -178,7 +185,7 @@ fn loss_and_gradient(
             *a += b;
         }
     }
-    let n = samples.len().max(1);
+    let n = count.max(1);
     for g in &mut grad {
         *g /= n as f32;
     }
@@ -187,7 +194,70 @@ fn loss_and_gradient(
 
 /// The mean loss of `samples` (no gradient).
 pub fn loss(net: &Network, samples: &[Sample], threads: usize) -> f64 {
-    loss_and_gradient(net, samples, threads, false).0
+    loss_and_gradient(net, samples.len(), |k| samples[k], threads, false).0
+}
+
+/// The training positions as the loop draws them: the loaded samples and,
+/// with `mirror`, each one's left-right mirror image after them.
+///
+/// The mirrors are made when a batch draws them rather than stored, and
+/// the shuffle permutes indices rather than samples: storing the mirrors
+/// doubled the trainer's memory (a sample is 136 bytes, so s1-s34's 63 M
+/// positions and their mirrors wanted over 24 GiB while they were being
+/// added), and an index is 4 bytes. The order drawn is the one the stored
+/// copies had, so a run gives the same network bit for bit as before.
+pub struct TrainingSet<'a> {
+    samples: &'a [Sample],
+    mirror: bool,
+}
+
+impl<'a> TrainingSet<'a> {
+    /// `samples`, and with `mirror` their mirror images; `None` when the
+    /// positions would not fit the 32-bit indices the shuffle uses.
+    pub fn new(samples: &'a [Sample], mirror: bool) -> Option<TrainingSet<'a>> {
+        let set = TrainingSet { samples, mirror };
+        u32::try_from(set.len()).ok().map(|_| set)
+    }
+
+    /// How many positions an epoch draws.
+    pub fn len(&self) -> usize {
+        self.samples.len() * if self.mirror { 2 } else { 1 }
+    }
+
+    /// Asks the CPU to start reading position `index` into the cache. A
+    /// shuffled batch reads its samples from random places in memory, and
+    /// a read issued only when the previous sample's gradient is done
+    /// stalls. One epoch of hidden 256 on s1-s2 with mirrors (Intel Rocket
+    /// Lake, two threads): 12.7 s on stored, shuffled copies; 14.0 s drawn
+    /// without prefetching; 13.3 s drawn with it, six samples ahead.
+    fn prefetch(&self, index: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(sample) = self.samples.get(index % self.samples.len().max(1)) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let first = (sample as *const Sample).cast::<i8>();
+            // A sample spans three cache lines; its last byte's line is
+            // the third when it does not start at a line's beginning.
+            // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has
+            // (it is in the target's baseline); a prefetch only hints the
+            // cache and never reads or faults, and the addresses lie in the
+            // sample anyway.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(64));
+                _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(size_of::<Sample>() - 1));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
+    /// Position `index`: a loaded sample, or past them a mirror image.
+    fn get(&self, index: usize) -> Sample {
+        match self.samples.get(index) {
+            Some(sample) => *sample,
+            None => mirrored(&self.samples[index - self.samples.len()]),
+        }
+    }
 }
 
 /// Trains `net` on `train`, calling `after_epoch` with each epoch's report
@@ -197,7 +267,7 @@ pub fn loss(net: &Network, samples: &[Sample], threads: usize) -> f64 {
 /// [`Progress`]).
 pub fn train(
     net: &mut Network,
-    train: &mut [Sample],
+    train: &TrainingSet,
     valid: &[Sample],
     settings: &Settings,
     resume: Option<Progress>,
@@ -212,29 +282,42 @@ pub fn train(
     };
     let mut rng = SplitMix64(settings.seed ^ 0x5EED);
     let batches_per_epoch = train.len().div_ceil(settings.batch);
+    // `TrainingSet::new` checked that every index fits in 32 bits.
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let total_batches = (batches_per_epoch * settings.epochs).max(1);
     let mut done = batches_per_epoch * epochs_done;
     for epoch in 1..=settings.epochs {
         let start = Instant::now();
         // Fisher-Yates shuffle (replayed for the epochs a resumed run has
         // done, so that the next one sees the order it would have seen).
-        for i in (1..train.len()).rev() {
+        for i in (1..order.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            train.swap(i, j);
+            order.swap(i, j);
         }
         if epoch <= epochs_done {
             continue;
         }
         let mut sum = 0.0;
-        for batch in train.chunks(settings.batch) {
+        for indices in order.chunks(settings.batch) {
             let progress = done as f32 / total_batches as f32;
             let cosine = 0.5 * (1.0 + (std::f32::consts::PI * progress).cos());
             let floor = settings.final_lr_fraction;
             let lr = settings.lr * (floor + (1.0 - floor) * cosine);
-            let (batch_loss, grad) = loss_and_gradient(net, batch, settings.threads, true);
+            let (batch_loss, grad) = loss_and_gradient(
+                net,
+                indices.len(),
+                |k| {
+                    if let Some(&next) = indices.get(k + 6) {
+                        train.prefetch(next as usize);
+                    }
+                    train.get(indices[k] as usize)
+                },
+                settings.threads,
+                true,
+            );
             adam.update(&mut net.params, &grad, lr);
             net.clip();
-            sum += batch_loss * batch.len() as f64;
+            sum += batch_loss * indices.len() as f64;
             done += 1;
         }
         let seconds = start.elapsed().as_secs_f64();
