@@ -324,6 +324,8 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         set.valid.len(),
         start.elapsed().as_secs_f64()
     );
+    // Loading grew the vector by doubling; the slack (up to as much
+    // again) would sit unused through the whole run.
     set.train.shrink_to_fit();
     let train_set = train::TrainingSet::new(&set.train, args.mirror).ok_or_else(|| {
         format!(
