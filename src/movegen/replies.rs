@@ -21,8 +21,8 @@
 //!
 //! A move may take this path when, besides the conditions the caller
 //! checks (it gives no check, and makes or breaks no pin of the opponent's:
-//! `perft::strategy::LeafCounter`), neither of its squares is in the
-//! *guard*:
+//! `perft::strategy::legal::LeafCounter`), neither of its squares is in
+//! the *guard*:
 //! - the squares the opponent's king crosses when castling, the squares a
 //!   castling needs empty, and the squares between one of our sliders and
 //!   a castling square on its line;
