@@ -23,7 +23,7 @@ use crate::record::Toolchain;
 use crate::record::lead_profile::{
     Counts, FORMAT_VERSION, LeadProfileRecord, ProfiledPosition, ProfiledProgram,
 };
-use crate::util::{Result, has_bmi2, standard_positions, valgrind};
+use crate::util::{Result, existing_file, has_bmi2, standard_positions, valgrind};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- lead-profile --gigantua BIN [--allow-dirty]
@@ -69,13 +69,7 @@ pub fn run(args: &[String]) -> Result<bool> {
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--gigantua" => {
-                let p = PathBuf::from(it.next().ok_or("--gigantua needs a path")?);
-                if !p.is_file() {
-                    return Err(format!("--gigantua: {} is not a file", p.display()));
-                }
-                gigantua = Some(p);
-            }
+            "--gigantua" => gigantua = Some(existing_file(arg, it.next())?),
             "--allow-dirty" => allow_dirty = true,
             "-h" | "--help" => {
                 println!("{HELP}");

@@ -35,6 +35,17 @@ pub fn output(cmd: &mut Command) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// A command-line option's path to an existing file: `flag`'s value, or
+/// why not (the yardstick programs and reference builds the lab runs).
+pub fn existing_file(flag: &str, value: Option<&String>) -> Result<PathBuf> {
+    let p = PathBuf::from(value.ok_or_else(|| format!("{flag} needs a path"))?);
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(format!("{flag}: {} is not a file", p.display()))
+    }
+}
+
 /// A command-line option's positive number: `flag`'s value, or why not
 /// (every lab command's `--rounds` and the like).
 pub fn positive(flag: &str, value: Option<&String>) -> Result<usize> {
@@ -393,4 +404,35 @@ pub fn commit() -> String {
 
 pub fn cpu_model() -> String {
     cpuinfo_field("model name").unwrap_or_else(|| "unknown".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_values_are_checked_with_the_flag_in_the_message() {
+        let manifest = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(
+            existing_file("--mperft", Some(&manifest)).unwrap(),
+            PathBuf::from(&manifest)
+        );
+        let dir = env!("CARGO_MANIFEST_DIR").to_string();
+        assert!(
+            existing_file("--mperft", Some(&dir))
+                .unwrap_err()
+                .contains("--mperft:")
+        );
+        assert_eq!(
+            existing_file("--gigantua", None).unwrap_err(),
+            "--gigantua needs a path"
+        );
+        assert_eq!(positive("--rounds", Some(&"3".to_string())).unwrap(), 3);
+        assert!(positive("--rounds", Some(&"0".to_string())).is_err());
+        assert!(positive("--rounds", Some(&"x".to_string())).is_err());
+        assert_eq!(
+            positive("--rounds", None).unwrap_err(),
+            "--rounds needs a number"
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::peers;
-use crate::util::{Result, positive};
+use crate::util::{Result, existing_file, positive};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- atlas [OPTIONS]
@@ -112,10 +112,7 @@ pub(super) fn parse(args: &[String]) -> Result<Option<Options>> {
                 o.techniques = Some(list.split(',').map(|t| t.trim().to_string()).collect());
             }
             flag @ ("--reference" | "--reference-scalar") => {
-                let p = PathBuf::from(it.next().ok_or(format!("{flag} needs a path"))?);
-                if !p.is_file() {
-                    return Err(format!("{flag}: {} is not a file", p.display()));
-                }
+                let p = existing_file(flag, it.next())?;
                 if flag == "--reference" {
                     o.reference = Some(p);
                 } else {
@@ -136,10 +133,7 @@ pub(super) fn parse(args: &[String]) -> Result<Option<Options>> {
                 o.reference_repeat = Some(positive("--reference-repeat", it.next())?)
             }
             flag @ ("--gigantua" | "--mperft" | "--templechess") => {
-                let p = PathBuf::from(it.next().ok_or(format!("{flag} needs a path"))?);
-                if !p.is_file() {
-                    return Err(format!("{flag}: {} is not a file", p.display()));
-                }
+                let p = existing_file(flag, it.next())?;
                 let slot = match flag {
                     "--gigantua" => &mut o.peers.gigantua,
                     "--mperft" => &mut o.peers.mperft,

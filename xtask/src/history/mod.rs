@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::util::{Result, Workload, callgrind, cargo, output, root, status};
+use crate::util::{Result, Workload, callgrind, cargo, output, positive, root, status};
 
 const HELP: &str = "cargo run -p xtask -- history [--commits N] [--render]
 
@@ -195,14 +195,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--commits" => {
-                let n = it.next().ok_or("--commits needs a number")?;
-                opts.commits = n
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--commits: '{n}' is not a positive number"))?;
-            }
+            "--commits" => opts.commits = positive("--commits", it.next())?,
             "--render" => opts.render_only = true,
             "-h" | "--help" => {
                 println!("{HELP}");

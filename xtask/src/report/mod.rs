@@ -11,7 +11,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{self, Contender, DEFAULT_ROUNDS, Position, Repeat};
 use crate::record::{Comparison, LabRecord, Toolchain};
-use crate::util::{Result, has_bmi2, positive, root, standard_positions};
+use crate::util::{Result, existing_file, has_bmi2, positive, root, standard_positions};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- report [OPTIONS]
@@ -65,22 +65,14 @@ fn parse(args: &[String]) -> Result<Mode> {
     };
     let mut mode = None;
     let mut it = args.iter();
-    let file = |flag: &str, v: Option<&String>| -> Result<PathBuf> {
-        let p = PathBuf::from(v.ok_or_else(|| format!("{flag} needs a path"))?);
-        if p.is_file() {
-            Ok(p)
-        } else {
-            Err(format!("{flag}: {} is not a file", p.display()))
-        }
-    };
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--render" => mode = Some(Mode::Render),
             "--check" => mode = Some(Mode::Check),
             "--rounds" => o.rounds = positive("--rounds", it.next())?,
-            "--gigantua" => o.programs.gigantua = Some(file(arg, it.next())?),
-            "--mperft" => o.programs.mperft = Some(file(arg, it.next())?),
-            "--templechess" => o.programs.templechess = Some(file(arg, it.next())?),
+            "--gigantua" => o.programs.gigantua = Some(existing_file(arg, it.next())?),
+            "--mperft" => o.programs.mperft = Some(existing_file(arg, it.next())?),
+            "--templechess" => o.programs.templechess = Some(existing_file(arg, it.next())?),
             "--no-crates" => o.crates = false,
             "--no-callgrind" => o.callgrind = false,
             "--allow-dirty" => o.allow_dirty = true,

@@ -23,7 +23,7 @@ use crate::measure::build::{build, rustflags};
 use crate::measure::host::{Checkout, host, now_utc, peer_version, sha256, version_line};
 use crate::measure::{Contender, DEFAULT_ROUNDS, Workload};
 use crate::record::{Comparison, DeepRun, LabRecord, Toolchain};
-use crate::util::{Result, has_bmi2, positive};
+use crate::util::{Result, existing_file, has_bmi2, positive};
 
 const HELP: &str = "\
 usage: cargo run -p xtask -- scale [OPTIONS]
@@ -64,13 +64,7 @@ fn parse(args: &[String]) -> Result<Option<Options>> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--rounds" => o.rounds = positive("--rounds", it.next())?,
-            "--mperft" => {
-                let p = PathBuf::from(it.next().ok_or("--mperft needs a path")?);
-                if !p.is_file() {
-                    return Err(format!("--mperft: {} is not a file", p.display()));
-                }
-                o.mperft = Some(p);
-            }
+            "--mperft" => o.mperft = Some(existing_file(arg, it.next())?),
             "--deep" => o.deep = true,
             "--allow-dirty" => o.allow_dirty = true,
             "-h" | "--help" => return Ok(None),
