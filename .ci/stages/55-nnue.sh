@@ -26,7 +26,7 @@ for fen in "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
   echo "$fen: engine $engine, trainer $trainer"
   [[ "$engine" == "$trainer" ]]
 done
-# King-bucketed inputs and a hidden layer: the committed network (v15)
+# King-bucketed inputs and a hidden layer: the committed network (v16)
 # has neither, so the code paths that follow each side's king (a refresh
 # when its view changes) and the hidden layer's (pairwise products, the
 # sparse dot products of every vector build, the float units) are built

@@ -153,7 +153,7 @@ struct TrainArgs {
     factorise: bool,
     /// Units of a hidden layer between the accumulators and the output,
     /// fed the pairwise products of each accumulator's halves (0: none,
-    /// as v1-v11, v14 and v15): `768 K -> H x 2 -> L1 -> 1`.
+    /// as v1-v11 and v14-v16): `768 K -> H x 2 -> L1 -> 1`.
     #[arg(long, default_value_t = 0)]
     l1: usize,
     /// Start from this float checkpoint (`.qnf`) instead of random weights.

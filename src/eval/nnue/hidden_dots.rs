@@ -252,7 +252,7 @@ mod tests {
     /// Every build sums as the plain definition does, on the committed
     /// network's weights for every bucket and on inputs from dense to
     /// empty. Meaningful when the network has a hidden layer: the
-    /// committed one (v15) has none, so `L1` is 0 and the arrays are
+    /// committed one (v16) has none, so `L1` is 0 and the arrays are
     /// empty here, and CI's NNUE stage runs these tests with a network
     /// that has one (`QUINCE_NETWORK`, 8 units).
     #[test]
