@@ -106,7 +106,7 @@ struct TrainArgs {
     #[arg(long)]
     out_dir: PathBuf,
     /// Accumulator width per side (a multiple of 16; the engine takes up
-    /// to 256).
+    /// to 1024, `codegen/src/network.rs`'s `MAX_HIDDEN`).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
     /// Output buckets by material: one output layer per band of the piece
