@@ -8,6 +8,7 @@
 //! here so that the trainer checks the engine rather than sharing its
 //! mistakes (a test compares the two on the engine's layout).
 
+use quince::eval::nnue::MAX_KING_BUCKETS;
 use quince::{Color, Piece};
 
 /// Input features per king bucket: 2 colours x 6 pieces x 64 squares. A
@@ -115,16 +116,16 @@ impl InputLayout {
     }
 
     /// A layout read from a file: `table` must use every bucket from 0 to
-    /// its largest, at most 32 (a feature index must fit `u16`), and,
-    /// mirrored, give each square its mirror image's bucket.
+    /// its largest, at most `MAX_KING_BUCKETS` (a feature index must fit
+    /// `u16`), and, mirrored, give each square its mirror image's bucket.
     pub fn from_table(king_buckets: [u8; 64], mirrored: bool) -> Result<InputLayout, String> {
         let layout = InputLayout {
             king_buckets,
             mirrored,
         };
         let count = layout.king_bucket_count();
-        if count > 32 {
-            return Err(format!("{count} king buckets: at most 32"));
+        if count > MAX_KING_BUCKETS {
+            return Err(format!("{count} king buckets: at most {MAX_KING_BUCKETS}"));
         }
         if let Some(unused) = (0..count as u8).find(|b| !king_buckets.contains(b)) {
             return Err(format!("king bucket {unused} is not used by any square"));

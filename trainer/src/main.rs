@@ -23,6 +23,7 @@ mod wdl;
 use clap::{Parser, Subcommand};
 use network::Network;
 use quince::Position;
+use quince::eval::nnue::{MAX_BUCKETS, MAX_HIDDEN, MAX_L1};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,7 +107,7 @@ struct TrainArgs {
     #[arg(long)]
     out_dir: PathBuf,
     /// Accumulator width per side (a multiple of 16; the engine takes up
-    /// to 1024, `codegen/src/network.rs`'s `MAX_HIDDEN`).
+    /// to 1024, `quince::eval::nnue::MAX_HIDDEN`).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
     /// Output buckets by material: one output layer per band of the piece
@@ -285,16 +286,28 @@ fn run_export(from: &std::path::Path, out: &PathBuf, force: bool) -> Result<(), 
 }
 
 fn run_train(args: &TrainArgs) -> Result<(), String> {
-    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.batch == 0 || args.epochs == 0 {
-        return Err(
-            "--hidden must be a positive multiple of 16, --batch and --epochs positive".into(),
-        );
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be positive".into());
     }
-    if !(1..=16).contains(&args.buckets) {
-        return Err(format!("--buckets {}: expected 1 to 16", args.buckets));
+    // The engine's build refuses a network outside these bounds; refuse it
+    // here, before the hours of training rather than after.
+    if args.hidden == 0 || args.hidden > MAX_HIDDEN || !args.hidden.is_multiple_of(16) {
+        return Err(format!(
+            "--hidden {}: expected a multiple of 16 up to {MAX_HIDDEN} (the engine's limit)",
+            args.hidden
+        ));
     }
-    if args.l1 > 64 {
-        return Err(format!("--l1 {}: expected 0 (none) to 64 units", args.l1));
+    if !(1..=MAX_BUCKETS).contains(&args.buckets) {
+        return Err(format!(
+            "--buckets {}: expected 1 to {MAX_BUCKETS}",
+            args.buckets
+        ));
+    }
+    if args.l1 > MAX_L1 {
+        return Err(format!(
+            "--l1 {}: expected 0 (none) to {MAX_L1} units",
+            args.l1
+        ));
     }
     let layout = inputs::InputLayout::named(&args.king_buckets)?;
     if args.mirror && layout.king_dependent() {

@@ -410,3 +410,30 @@ fn a_resumed_run_ends_where_the_whole_run_ends() {
     assert_eq!(resumed.params, whole.params);
     assert!(Progress::from_bytes(b"QRS1", 3).is_err());
 }
+
+#[test]
+fn shapes_the_engine_would_refuse_are_refused_before_training() {
+    use clap::Parser;
+    let out = std::env::temp_dir().join(format!("quince-train-shape-{}", std::process::id()));
+    let refusal = |extra: &[&str]| {
+        let mut argv = vec!["quince-train", "train", "--data", "absent.qdg", "--out-dir"];
+        argv.push(out.to_str().unwrap());
+        argv.extend_from_slice(extra);
+        let crate::Cli { command } = crate::Cli::try_parse_from(argv).unwrap();
+        let crate::Command::Train(args) = command else {
+            panic!("parsed as another command")
+        };
+        crate::run_train(&args).unwrap_err()
+    };
+    let wide = refusal(&[
+        "--hidden",
+        &(quince::eval::nnue::MAX_HIDDEN + 16).to_string(),
+    ]);
+    assert!(wide.contains("--hidden") && wide.contains("1024"), "{wide}");
+    assert!(refusal(&["--hidden", "24"]).contains("multiple of 16"));
+    let buckets = refusal(&["--buckets", "17"]);
+    assert!(buckets.contains("expected 1 to 16"), "{buckets}");
+    assert!(refusal(&["--l1", "65"]).contains("64 units"));
+    // Refused before anything was read or written.
+    assert!(!out.exists());
+}

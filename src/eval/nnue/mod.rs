@@ -87,7 +87,8 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/network.rs"));
 }
 pub use generated::{
-    BUCKETS, HIDDEN, HIDDEN_LAYER, INPUTS, KING_BUCKET_COUNT, KING_BUCKETS, L1, MIRRORED, NETWORK,
+    BUCKETS, HIDDEN, HIDDEN_LAYER, INPUTS, KING_BUCKET_COUNT, KING_BUCKETS, L1, MAX_BUCKETS,
+    MAX_HIDDEN, MAX_KING_BUCKETS, MAX_L1, MIRRORED, NETWORK,
 };
 
 /// Whether the perspective's own king decides which weights its pieces
