@@ -15,6 +15,7 @@
 mod data;
 mod hidden_layer;
 mod inputs;
+mod instruction_set;
 mod network;
 mod quantised;
 mod train;
@@ -42,6 +43,11 @@ struct Cli {
 enum Command {
     /// Fit a 768 K -> HIDDEN x 2 -> 1 network (K king buckets) to `.qdg`
     /// games and export it.
+    ///
+    /// The per-sample loops run with the widest vectors the CPU has
+    /// (AVX-512, AVX2, or the build's own target), chosen at start; each
+    /// gives the same bits. `QUINCE_TRAIN_ISA=baseline|avx2|avx512` in the
+    /// environment picks one, to compare them.
     Train(TrainArgs),
     /// Count the games, positions and results in `.qdg` files.
     Stats {
@@ -416,6 +422,10 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     } else {
         (None, Vec::new(), 0.0)
     };
+    eprintln!(
+        "instruction set: {} (QUINCE_TRAIN_ISA=baseline, avx2 or avx512 chooses another; each gives the same bits)",
+        instruction_set::chosen().name()
+    );
     let mut failure = None;
     let out_dir = args.out_dir.clone();
     train::train(
@@ -439,6 +449,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
                 "train_loss": report.train_loss,
                 "valid_loss": report.valid_loss,
                 "seconds": report.seconds,
+                "instruction_set": instruction_set::chosen().name(),
             }));
             let state = serde_json::json!({
                 "recipe": recipe,

@@ -317,34 +317,42 @@ impl Network {
     }
 
     /// Both accumulators of `sample` (side to move first).
+    #[inline(always)] // see `instruction_set::Kernel`
     fn accumulators(&self, sample: &Sample) -> (Vec<f32>, Vec<f32>) {
         let l = self.layout();
+        (
+            self.accumulator(&l, sample.ours()),
+            self.accumulator(&l, sample.theirs()),
+        )
+    }
+
+    /// The feature biases plus the rows of `features`.
+    #[inline(always)] // see `instruction_set::Kernel`
+    fn accumulator(&self, l: &Layout, features: &[u16]) -> Vec<f32> {
         let h = self.hidden;
-        let bias = &self.params[l.feature_biases..l.feature_biases + h];
-        let sum = |features: &[u16]| {
-            let mut acc = bias.to_vec();
-            for &f in features {
-                let row = &self.params[f as usize * h..(f as usize + 1) * h];
-                for (a, w) in acc.iter_mut().zip(row) {
+        let mut acc = self.params[l.feature_biases..l.feature_biases + h].to_vec();
+        for &f in features {
+            let row = &self.params[f as usize * h..(f as usize + 1) * h];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+            if let Some(shared) = self.factor_row(l, f) {
+                for (a, w) in acc.iter_mut().zip(&self.params[shared..shared + h]) {
                     *a += w;
                 }
-                if let Some(shared) = self.factor_row(&l, f) {
-                    for (a, w) in acc.iter_mut().zip(&self.params[shared..shared + h]) {
-                        *a += w;
-                    }
-                }
             }
-            acc
-        };
-        (sum(sample.ours()), sum(sample.theirs()))
+        }
+        acc
     }
 
     /// The raw output `o` (centipawns / 400) of `sample`.
+    #[inline(always)] // see `instruction_set::Kernel`
     pub fn output(&self, sample: &Sample) -> f32 {
         let (ours, theirs) = self.accumulators(sample);
         self.output_of(sample, &ours, &theirs)
     }
 
+    #[inline(always)] // see `instruction_set::Kernel`
     fn output_of(&self, sample: &Sample, ours: &[f32], theirs: &[f32]) -> f32 {
         if self.l1 > 0 {
             return hidden_layer::forward(self, self.bucket_of(sample), ours, theirs).output;
@@ -360,6 +368,7 @@ impl Network {
     }
 
     /// The squared error of `sample`, adding its gradient to `grad`.
+    #[inline(always)] // see `instruction_set::Kernel`
     pub fn backward(&self, sample: &Sample, grad: &mut [f32]) -> f32 {
         let l = self.layout();
         let h = self.hidden;

@@ -437,3 +437,60 @@ fn shapes_the_engine_would_refuse_are_refused_before_training() {
     // Refused before anything was read or written.
     assert!(!out.exists());
 }
+
+/// A sample's loss, output and gradient, as [`crate::instruction_set::run`]
+/// computes them.
+struct Gradients<'a> {
+    net: &'a Network,
+    samples: &'a [Sample],
+}
+
+impl crate::instruction_set::Kernel for Gradients<'_> {
+    type Output = (Vec<u32>, Vec<u32>);
+
+    #[inline(always)]
+    fn run(self) -> (Vec<u32>, Vec<u32>) {
+        let mut grad = vec![0.0f32; self.net.params.len()];
+        let mut values = Vec::new();
+        for s in self.samples {
+            values.push(self.net.backward(s, &mut grad).to_bits());
+            values.push(self.net.output(s).to_bits());
+        }
+        (values, grad.iter().map(|g| g.to_bits()).collect())
+    }
+}
+
+#[test]
+fn every_instruction_set_gives_the_same_bits() {
+    use crate::instruction_set::{InstructionSet, run};
+    // Plain inputs, and king buckets with a factoriser; with and without a
+    // hidden layer.
+    for (layout, l1) in [("none", 0), ("m4", 0), ("none", 8)] {
+        let layout = InputLayout::named(layout).unwrap();
+        let mut net = Network::random(64, 2, l1, layout, 11);
+        if layout.king_dependent() {
+            net.factorise();
+        }
+        let l = net.layout();
+        for b in &mut net.params[l.feature_biases..l.feature_biases + 64] {
+            *b = 0.4;
+        }
+        let samples = samples_of(&layout);
+        let sets = InstructionSet::available();
+        let results: Vec<_> = sets
+            .iter()
+            .map(|&set| {
+                let kernel = Gradients {
+                    net: &net,
+                    samples: &samples,
+                };
+                run(set, kernel)
+            })
+            .collect();
+        let moved = results[0].1.iter().filter(|&&g| g != 0).count();
+        assert!(moved > 1000, "only {moved} gradients moved");
+        for (set, result) in sets.iter().zip(&results) {
+            assert!(result == &results[0], "{set:?} differs from the baseline");
+        }
+    }
+}

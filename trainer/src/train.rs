@@ -4,6 +4,7 @@
 //! go on as if it had never stopped ([`Progress`]).
 
 use crate::data::{Sample, mirrored};
+use crate::instruction_set;
 use crate::network::{Network, SplitMix64};
 use std::time::Instant;
 
@@ -48,6 +49,7 @@ impl Adam {
         }
     }
 
+    #[inline(always)] // see `instruction_set::Kernel`
     fn update(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
@@ -64,6 +66,23 @@ impl Adam {
             *v = B2 * *v + (1.0 - B2) * g * g;
             *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
         }
+    }
+}
+
+/// One step of [`Adam`], as a kernel for the wider instruction sets.
+struct AdamStep<'a> {
+    adam: &'a mut Adam,
+    params: &'a mut [f32],
+    grad: &'a [f32],
+    lr: f32,
+}
+
+impl instruction_set::Kernel for AdamStep<'_> {
+    type Output = ();
+
+    #[inline(always)] // see `instruction_set::Kernel`
+    fn run(self) {
+        self.adam.update(self.params, self.grad, self.lr);
     }
 }
 
@@ -141,31 +160,20 @@ fn loss_and_gradient(
     threads: usize,
     want_grad: bool,
 ) -> (f64, Vec<f32>) {
-    let len = net.params.len();
+    let set = instruction_set::chosen();
     let chunk = count.div_ceil(threads.max(1)).max(1);
     let draw = &draw;
-    let parts: Vec<(f64, Vec<f32>)> = std::thread::scope(|scope| {
+    let shares: Vec<(f64, Vec<f32>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..count)
             .step_by(chunk)
             .map(|first| {
-                scope.spawn(move || {
-                    let mut grad = if want_grad {
-                        vec![0.0f32; len]
-                    } else {
-                        Vec::new()
-                    };
-                    let mut loss = 0.0f64;
-                    for k in first..(first + chunk).min(count) {
-                        let s = draw(k);
-                        loss += if want_grad {
-                            f64::from(net.backward(&s, &mut grad))
-                        } else {
-                            let error = crate::data::sigmoid(net.output(&s)) - s.target;
-                            f64::from(error * error)
-                        };
-                    }
-                    (loss, grad)
-                })
+                let share = Share {
+                    net,
+                    samples: first..(first + chunk).min(count),
+                    draw,
+                    want_grad,
+                };
+                scope.spawn(move || instruction_set::run(set, share))
             })
             .collect();
         handles
@@ -173,23 +181,77 @@ fn loss_and_gradient(
             .map(|h| h.join().expect("a training thread"))
             .collect()
     });
-    let mut total = 0.0;
-    let mut grad = if want_grad {
-        vec![0.0f32; len]
-    } else {
-        Vec::new()
-    };
-    for (loss, g) in parts {
-        total += loss;
-        for (a, b) in grad.iter_mut().zip(&g) {
-            *a += b;
+    instruction_set::run(
+        set,
+        Mean {
+            shares,
+            count,
+            len: if want_grad { net.params.len() } else { 0 },
+        },
+    )
+}
+
+/// One thread's share of a batch: the summed loss and gradient of the
+/// samples `draw` gives for `samples`.
+struct Share<'a, D> {
+    net: &'a Network,
+    samples: std::ops::Range<usize>,
+    draw: &'a D,
+    want_grad: bool,
+}
+
+impl<D: Fn(usize) -> Sample> instruction_set::Kernel for Share<'_, D> {
+    type Output = (f64, Vec<f32>);
+
+    #[inline(always)] // see `instruction_set::Kernel`
+    fn run(self) -> (f64, Vec<f32>) {
+        let net = self.net;
+        let mut grad = if self.want_grad {
+            vec![0.0f32; net.params.len()]
+        } else {
+            Vec::new()
+        };
+        let mut loss = 0.0f64;
+        for k in self.samples {
+            let s = (self.draw)(k);
+            loss += if self.want_grad {
+                f64::from(net.backward(&s, &mut grad))
+            } else {
+                let error = crate::data::sigmoid(net.output(&s)) - s.target;
+                f64::from(error * error)
+            };
         }
+        (loss, grad)
     }
-    let n = count.max(1);
-    for g in &mut grad {
-        *g /= n as f32;
+}
+
+/// The threads' shares summed into the batch's mean loss and gradient
+/// (`len` parameters; 0 when no gradient was asked for).
+struct Mean {
+    shares: Vec<(f64, Vec<f32>)>,
+    count: usize,
+    len: usize,
+}
+
+impl instruction_set::Kernel for Mean {
+    type Output = (f64, Vec<f32>);
+
+    #[inline(always)] // see `instruction_set::Kernel`
+    fn run(self) -> (f64, Vec<f32>) {
+        let mut total = 0.0;
+        let mut grad = vec![0.0f32; self.len];
+        for (loss, g) in self.shares {
+            total += loss;
+            for (a, b) in grad.iter_mut().zip(&g) {
+                *a += b;
+            }
+        }
+        let n = self.count.max(1);
+        for g in &mut grad {
+            *g /= n as f32;
+        }
+        (total / n as f64, grad)
     }
-    (total / n as f64, grad)
 }
 
 /// The mean loss of `samples` (no gradient).
@@ -328,7 +390,15 @@ pub fn train(
                 settings.threads,
                 true,
             );
-            adam.update(&mut net.params, &grad, lr);
+            instruction_set::run(
+                instruction_set::chosen(),
+                AdamStep {
+                    adam: &mut adam,
+                    params: &mut net.params,
+                    grad: &grad,
+                    lr,
+                },
+            );
             net.clip();
             sum += batch_loss * indices.len() as f64;
             done += 1;
