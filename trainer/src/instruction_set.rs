@@ -67,7 +67,7 @@ impl InstructionSet {
         sets
     }
 
-    /// The name `--help` and the log use.
+    /// Its name in `QUINCE_TRAIN_ISA`, on stderr and in `log.json`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Baseline => "baseline",

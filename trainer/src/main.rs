@@ -422,9 +422,18 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
     } else {
         (None, Vec::new(), 0.0)
     };
+    let isa = instruction_set::chosen();
+    if let Ok(asked) = std::env::var("QUINCE_TRAIN_ISA")
+        && asked != isa.name()
+    {
+        eprintln!(
+            "warning: QUINCE_TRAIN_ISA={asked}: not baseline, avx2 or avx512, or not one this CPU runs; using {}",
+            isa.name()
+        );
+    }
     eprintln!(
         "instruction set: {} (QUINCE_TRAIN_ISA=baseline, avx2 or avx512 chooses another; each gives the same bits)",
-        instruction_set::chosen().name()
+        isa.name()
     );
     let mut failure = None;
     let out_dir = args.out_dir.clone();
