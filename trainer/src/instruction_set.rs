@@ -42,29 +42,44 @@ impl InstructionSet {
     /// (`baseline`, `avx2` or `avx512`; one the CPU lacks falls back to the
     /// widest it has), for comparing them.
     pub fn detect() -> InstructionSet {
-        let widest = Self::available().last().copied().unwrap_or(Self::Baseline);
-        match std::env::var("QUINCE_TRAIN_ISA").as_deref() {
-            Ok("baseline") => Self::Baseline,
-            Ok("avx2") if Self::available().contains(&Self::Avx2) => Self::Avx2,
-            Ok("avx512") if Self::available().contains(&Self::Avx512) => Self::Avx512,
-            _ => widest,
+        let asked = match std::env::var("QUINCE_TRAIN_ISA").as_deref() {
+            Ok("baseline") => Some(Self::Baseline),
+            Ok("avx2") => Some(Self::Avx2),
+            Ok("avx512") => Some(Self::Avx512),
+            _ => None,
+        };
+        match asked {
+            Some(set) if set.supported() => set,
+            _ => *Self::available().last().unwrap_or(&Self::Baseline),
         }
     }
 
     /// Every set this CPU runs, narrowest first.
     pub fn available() -> Vec<InstructionSet> {
-        let mut sets = vec![Self::Baseline];
+        [Self::Baseline, Self::Avx2, Self::Avx512]
+            .into_iter()
+            .filter(|set| set.supported())
+            .collect()
+    }
+
+    /// Whether this CPU reports every feature the set's wrapper enables
+    /// (the one place that list is checked; `run` relies on it).
+    pub fn supported(self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") {
-                sets.push(Self::Avx2);
-                if has!("avx512f") && has!("avx512bw") && has!("avx512vl") {
-                    sets.push(Self::Avx512);
+            match self {
+                Self::Baseline => true,
+                Self::Avx2 => has!("avx2"),
+                Self::Avx512 => {
+                    has!("avx2") && has!("avx512f") && has!("avx512bw") && has!("avx512vl")
                 }
             }
         }
-        sets
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Self::Baseline
+        }
     }
 
     /// Its name in `QUINCE_TRAIN_ISA`, on stderr and in `log.json`.
@@ -98,21 +113,15 @@ pub trait Kernel {
 /// non-x86 CPU) runs the baseline build.
 pub fn run<K: Kernel>(set: InstructionSet, kernel: K) -> K::Output {
     #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        match set {
-            // SAFETY: the CPU reports AVX2, all `with_avx2` enables.
-            InstructionSet::Avx2 if has!("avx2") => return unsafe { with_avx2(kernel) },
-            // SAFETY: the CPU reports every feature `with_avx512` enables.
-            InstructionSet::Avx512
-                if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx2") =>
-            {
-                return unsafe { with_avx512(kernel) };
-            }
-            _ => {}
-        }
+    match set {
+        // SAFETY: `supported` checked that the CPU reports AVX2, all
+        // `with_avx2` enables.
+        InstructionSet::Avx2 if set.supported() => return unsafe { with_avx2(kernel) },
+        // SAFETY: `supported` checked every feature `with_avx512` enables.
+        InstructionSet::Avx512 if set.supported() => return unsafe { with_avx512(kernel) },
+        _ => {}
     }
-    let _ = set;
+    let _ = set; // unused on other CPUs
     kernel.run()
 }
 

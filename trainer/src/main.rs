@@ -458,7 +458,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
                 "train_loss": report.train_loss,
                 "valid_loss": report.valid_loss,
                 "seconds": report.seconds,
-                "instruction_set": instruction_set::chosen().name(),
+                "instruction_set": isa.name(),
             }));
             let state = serde_json::json!({
                 "recipe": recipe,
